@@ -1,0 +1,126 @@
+import './http/zod-setup.js';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ErrorCode, limits } from '@inkstone/shared';
+import type { Container } from './container.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installAuthGuard } from './http/auth-guard.js';
+import { AppError } from './http/errors.js';
+import { fail } from './http/envelope.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { userRoutes } from './modules/user/user.routes.js';
+import { OutboxSmsSender } from './integrations/sms/outbox.js';
+import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
+import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
+import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** The Fastify instance with every route; tests build it too. */
+export async function buildApp(c: Container): Promise<FastifyInstance> {
+  const { config } = c;
+  const app = Fastify({
+    loggerInstance: c.log as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd injects its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Plain-HTTP LAN access (the sandbox pay and scan pages on a phone) must keep working.
+    hsts: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(formbody);
+  await app.register(rateLimit, {
+    global: true,
+    max: config.RATE_LIMIT_PER_MINUTE,
+    timeWindow: '1 minute',
+    ...(c.redis ? { redis: c.redis, nameSpace: 'inkstone-rl:' } : {}),
+    errorResponseBuilder: () => new AppError(ErrorCode.RATE_LIMITED),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Inkstone 砚 API', version: limits.appVersion, description: '所有接口返回 {code, msg, data}；code 0 表示成功。登录后在请求头 inkstone-token 中携带 tokenValue。' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'inkstone-token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  installErrorHandler(app);
+  installAuthGuard(app, c.services.sessions);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await c.database.db.execute('select 1');
+    return { status: 'ok', database: c.database.kind, sandboxes: c.sandboxes };
+  });
+
+  const { auth, codes, sessions, users } = c.services;
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes({ auth, codes, sessions, users }));
+      await api.register(userRoutes({ users }));
+      if (c.integrations.sms instanceof OutboxSmsSender) await api.register(smsOutboxRoutes(c.integrations.sms));
+      if (c.integrations.wechat.sandbox) await api.register(wechatSandboxRoutes((scene, openid) => auth.recordScan(scene, openid)));
+      else await api.register(wechatMpEventRoutes({ token: config.WECHAT_MP_TOKEN!, recordScan: (scene, openid) => auth.recordScan(scene, openid) }));
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = path.resolve(config.WEB_DIST_DIR ?? defaultWebDist);
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders: (reply, file) => {
+        reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/publish-api/')) {
+      return reply.status(200).send(fail(ErrorCode.NOT_FOUND, '接口不存在'));
+    }
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !path.extname(url)) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
+  });
+  return app;
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable is documented in .env.example.
+ * A bad value fails start-up with a message that names the variable.
+ */
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const optionalUrl = z.url().optional();
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  APP_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional()),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ROLES: z.string().default('web,worker,publisher'),
+  WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
+  MOBILE_HOME_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  FEATURES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+
+  SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIYUN_SMS_SIGN_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIYUN_SMS_TEMPLATE_CODE: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com'),
+  TENCENT_SMS_SECRET_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  TENCENT_SMS_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  TENCENT_SMS_SDK_APP_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  TENCENT_SMS_SIGN_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  TENCENT_SMS_TEMPLATE_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  TENCENT_SMS_REGION: z.string().default('ap-guangzhou'),
+  TENCENT_SMS_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),
+
+  WECHAT_LOGIN_PROVIDER: z.enum(['sandbox', 'mp']).default('sandbox'),
+  WECHAT_MP_APP_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_MP_APP_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_MP_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_API_BASE: z.url().default('https://api.weixin.qq.com'),
+  WECHAT_QR_IMAGE_BASE: z.url().default('https://mp.weixin.qq.com/cgi-bin/showqrcode'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  const need = (provider: string, keys: (keyof Config)[]) => {
+    const missing = keys.filter((k) => !cfg[k]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when ${provider}`);
+  };
+  if (cfg.SMS_PROVIDER === 'aliyun')
+    need('SMS_PROVIDER=aliyun', ['ALIYUN_SMS_ACCESS_KEY_ID', 'ALIYUN_SMS_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE']);
+  if (cfg.SMS_PROVIDER === 'tencent')
+    need('SMS_PROVIDER=tencent', ['TENCENT_SMS_SECRET_ID', 'TENCENT_SMS_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID']);
+  if (cfg.WECHAT_LOGIN_PROVIDER === 'mp') need('WECHAT_LOGIN_PROVIDER=mp', ['WECHAT_MP_APP_ID', 'WECHAT_MP_APP_SECRET', 'WECHAT_MP_TOKEN']);
+  return cfg;
+}

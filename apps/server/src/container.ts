@@ -1,0 +1,63 @@
+import { pino, type Logger } from 'pino';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase, type DbHandle } from './db/client.js';
+import { resolveSecretKey } from './security/secret-key.js';
+import { systemClock, type Clock } from './clock.js';
+import { createSmsSender } from './integrations/sms/index.js';
+import { createWechatLogin } from './integrations/wechat/index.js';
+import { UserRepo } from './modules/user/user.repo.js';
+import { UserService } from './modules/user/user.service.js';
+import { AuthRepo } from './modules/auth/auth.repo.js';
+import { SessionService } from './modules/auth/session.service.js';
+import { SmsCodeService } from './modules/auth/sms-code.service.js';
+import { AuthService } from './modules/auth/auth.service.js';
+
+export interface ContainerOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Tests pass an already opened database (PGlite in memory or a fresh PostgreSQL database). */
+  database?: DbHandle;
+}
+
+export type Container = Awaited<ReturnType<typeof createContainer>>;
+
+/** Wires everything once, by explicit constructor arguments. */
+export async function createContainer(config: Config, opts: ContainerOptions = {}) {
+  const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
+  const clock = opts.clock ?? systemClock;
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const { db } = database;
+  const key = resolveSecretKey(config.APP_SECRET_KEY, opts.database ? null : config.DATA_DIR, (m) => log.warn(m));
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+
+  const sms = createSmsSender(config, db, log);
+  const wechat = createWechatLogin(config, publicUrl);
+
+  const userRepo = new UserRepo(db);
+  const users = new UserService(userRepo, clock, true);
+  const sessions = new SessionService(db, clock);
+  const codes = new SmsCodeService(db, sms, key, clock, log);
+  const auth = new AuthService(db, new AuthRepo(db), userRepo, users, codes, sessions, wechat, key, clock);
+
+  const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)'].filter(Boolean) as string[];
+
+  return {
+    config,
+    log,
+    clock,
+    database,
+    db,
+    key,
+    publicUrl,
+    redis,
+    integrations: { sms, wechat },
+    sandboxes,
+    services: { users, sessions, codes, auth },
+    async close() {
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

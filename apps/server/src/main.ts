@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config.js';
+import { createContainer } from './container.js';
+import { buildApp } from './app.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const container = await createContainer(config);
+  const app = await buildApp(container);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  console.log(`\n  砚 Inkstone is running at ${url}  (database: ${container.database.kind})`);
+  if (container.sandboxes.length) console.log(`  Running on embedded sandboxes (nothing leaves this machine): ${container.sandboxes.join(', ')}`);
+  if (container.integrations.sms.sandbox) console.log(`  SMS codes appear in the server log and at ${url}/api/dev/sms-outbox/page`);
+  console.log(`  API docs: ${url}/api/docs\n`);
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await container.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+void main();
