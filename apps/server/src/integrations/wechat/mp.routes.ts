@@ -113,9 +113,11 @@ export function wechatMpEventRoutes(deps: WechatMpEventDeps) {
             return false;
           },
         );
-        let timer: NodeJS.Timeout | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
         // Past the budget the write carries on in the background: answering late would only earn duplicate pushes.
-        const done = await Promise.race([recorded, new Promise<undefined>((resolve) => (timer = setTimeout(resolve, REPLY_BUDGET_MS)))]);
+        const done = await Promise.race([recorded, new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), REPLY_BUDGET_MS);
+        })]);
         clearTimeout(timer);
         // Anything but "success" makes WeChat push again (up to 3 times); recordScan is idempotent, so a failed write gets retried.
         if (done === false) return text(reply, 500, 'error');

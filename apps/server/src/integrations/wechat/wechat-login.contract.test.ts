@@ -204,6 +204,14 @@ describe('WeChat Official Account (mp) specifics', () => {
 
   const newOpenid = () => `oStd_${randomBytes(10).toString('base64url')}`;
 
+  it('keeps the push endpoint out of the API docs, which still build', async () => {
+    const res = await fetch(`${t.url}/api/docs/json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toContain('/api/wx/qrcode/url');
+    expect(Object.keys(doc.paths).some((p) => p.includes('/wx/mp/'))).toBe(false);
+  });
+
   describe('server URL check', () => {
     it('echoes echostr when the signature is right', async () => {
       const res = await standin.verifyUrl({ callbackUrl, echostr: '8145375249081629530' });

@@ -1,0 +1,32 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { createContainer, type Container } from './container.js';
+import { commands } from './cli/commands.js';
+
+/**
+ * Operations CLI: `npm run admin -- <command> [--flag value]`. Runs against the configured database
+ * (DATABASE_URL, or the embedded PGlite under DATA_DIR; stop the server first when using PGlite).
+ */
+async function main() {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    console.log('用法: npm run admin -- <命令> [参数]\n');
+    for (const [n, c] of Object.entries(commands)) console.log(`  ${n.padEnd(22)} ${c.description}\n  ${''.padEnd(22)} ${c.usage}`);
+    process.exit(name ? 1 : 0);
+  }
+  let container: Container | undefined;
+  try {
+    const { values } = parseArgs({ args: rest, options: command.options, allowPositionals: false, strict: true });
+    container = await createContainer({ ...loadConfig(), LOG_LEVEL: 'warn' });
+    const result = await command.run(container, values as Record<string, string | boolean | undefined>);
+    console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
+  } catch (err) {
+    console.error(err instanceof ConfigError || err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  } finally {
+    await container?.close();
+  }
+}
+
+void main();

@@ -1,0 +1,21 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Container } from '../container.js';
+import { userCommands } from './user.commands.js';
+
+export interface AdminCommand {
+  description: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(c: Container, args: Record<string, string | boolean | undefined>): Promise<unknown>;
+}
+
+/** Later areas add their commands here, each from its own `<area>.commands.ts`. */
+export const commands: Record<string, AdminCommand> = {
+  ...userCommands,
+};
+
+export function requireArg(args: Record<string, string | boolean | undefined>, name: string): string {
+  const v = args[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new Error(`缺少参数 --${name}`);
+  return v.trim();
+}

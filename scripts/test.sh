@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: system packages, npm packages, build, lint, unit + integration (PGlite and
+# PostgreSQL, Redis), e2e in Debian chromium against the production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-system-deps.sh
+if [ "${CI:-}" = "true" ] || [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
+npm run build
+npm run lint
+
+export TEST_DATABASE_URL=$(bash scripts/pg-test-server.sh start)
+export TEST_REDIS_URL=$(bash scripts/redis-test-server.sh start)
+cleanup() { bash scripts/pg-test-server.sh stop; bash scripts/redis-test-server.sh stop; }
+trap cleanup EXIT
+
+npx vitest run
+npx playwright test -c e2e/playwright.config.ts
