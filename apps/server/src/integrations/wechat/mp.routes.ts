@@ -88,6 +88,8 @@ export function wechatMpEventRoutes(deps: WechatMpEventDeps) {
 
     app.post('/wx/mp/event', {
       schema: { hide: true, querystring: signedQuery.extend({ openid: param }) },
+      // WeChat pushes from a few shared addresses; every push is signature-checked instead.
+      config: { rateLimit: false },
     }, async (req, reply) => {
       const why = rejection(req.query);
       if (why) {
@@ -98,7 +100,7 @@ export function wechatMpEventRoutes(deps: WechatMpEventDeps) {
       try {
         scan = typeof req.body === 'string' ? loginScan(req.body) : undefined;
       } catch (err) {
-        // WeChat retries anything but "success"; a body it signed but we cannot read will not improve on retry.
+        // WeChat retries anything but "success"; an unreadable body from a verified sender will not improve on retry.
         req.log.warn({ err }, 'wechat mp push body is not valid XML');
       }
       if (scan) {

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { LoginResult } from '@inkstone/shared';
 import { nextIp, startTestApp, type TestApp } from '../../test/app.js';
 import { latestCode, nextPhone } from '../../test/auth-helpers.js';
 import { startWechatMpStandin, type WechatMpStandin } from '../../test/standins/wechat-mp.js';
 import { MpWechatLogin } from './mp.js';
+import { wechatMpEventRoutes } from './mp.routes.js';
 import { sandboxOpenid } from './sandbox.js';
 import { WechatApiError } from './types.js';
 
@@ -363,5 +366,37 @@ describe('WeChat Official Account (mp) specifics', () => {
       const unreachable = new MpWechatLogin({ appId: MP.appId, appSecret: MP.appSecret, apiBase: 'http://127.0.0.1:1', qrImageBase: 'https://example.invalid/q' });
       await expect(unreachable.createQr('some_scene_3', 600)).rejects.toBeInstanceOf(WechatApiError);
     });
+  });
+});
+
+describe('mp event push when recording the scan fails', () => {
+  it('answers an error so that WeChat pushes the event again', async () => {
+    const standin = await startWechatMpStandin(MP);
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    const calls: Array<[string, string]> = [];
+    let fail = true;
+    await app.register(wechatMpEventRoutes({
+      token: MP.token,
+      recordScan: async (scene, openid) => {
+        calls.push([scene, openid]);
+        if (fail) throw new Error('database unavailable');
+        return true;
+      },
+    }), { prefix: '/api' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = app.server.address();
+      const callbackUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/wx/mp/event`;
+      const xml = '<xml><FromUserName><![CDATA[oRetry]]></FromUserName><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[SCAN]]></Event><EventKey><![CDATA[retryScene01]]></EventKey></xml>';
+      expect((await standin.push({ callbackUrl, xml })).status).toBe(500);
+      fail = false;
+      expect(await standin.push({ callbackUrl, xml })).toEqual({ status: 200, body: 'success' });
+      expect(calls).toEqual([['retryScene01', 'oRetry'], ['retryScene01', 'oRetry']]);
+    } finally {
+      await app.close();
+      await standin.close();
+    }
   });
 });
