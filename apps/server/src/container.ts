@@ -12,6 +12,11 @@ import { AuthRepo } from './modules/auth/auth.repo.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { SmsCodeService } from './modules/auth/sms-code.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { NoticeRepo } from './modules/notice/notice.repo.js';
+import { NoticeService } from './modules/notice/notice.service.js';
+import { FlagsService } from './modules/flags/flags.service.js';
+import { RecallRepo } from './modules/activity/recall.repo.js';
+import { RecallService } from './modules/activity/recall.service.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -26,6 +31,8 @@ export type Container = Awaited<ReturnType<typeof createContainer>>;
 export async function createContainer(config: Config, opts: ContainerOptions = {}) {
   const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
+  // Before anything is opened: a bad FEATURES_FILE stops start-up with nothing to clean up.
+  const flags = FlagsService.fromConfig(config);
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const { db } = database;
   const key = resolveSecretKey(config.APP_SECRET_KEY, opts.database ? null : config.DATA_DIR, (m) => log.warn(m));
@@ -40,6 +47,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const sessions = new SessionService(db, clock);
   const codes = new SmsCodeService(db, sms, key, clock, log);
   const auth = new AuthService(db, new AuthRepo(db), userRepo, users, codes, sessions, wechat, key, clock);
+  const notices = new NoticeService(new NoticeRepo(db), clock);
+  const recall = new RecallService(new RecallRepo(db), clock);
 
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)'].filter(Boolean) as string[];
 
@@ -54,7 +63,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     redis,
     integrations: { sms, wechat },
     sandboxes,
-    services: { users, sessions, codes, auth },
+    services: { users, sessions, codes, auth, notices, flags, recall },
     async close() {
       redis?.disconnect();
       await database.close();

@@ -40,6 +40,16 @@ export const ErrorCode = {
   ACCOUNT_DISABLED: 1206,
 
   NICKNAME_INVALID: 1301,
+
+  POINTS_INSUFFICIENT: 1501,
+  ORDER_EXPIRED: 1502,
+  PAY_CHANNEL_UNAVAILABLE: 1503,
+  PAY_GATEWAY_FAILED: 1504,
+  CODE_INVALID: 1505,
+  CODE_USED_UP: 1506,
+  CODE_EXPIRED: 1507,
+  CODE_ALREADY_REDEEMED: 1508,
+  ITEM_UNAVAILABLE: 1509,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -69,4 +79,13 @@ export const errorMessages: Record<number, string> = {
   [ErrorCode.HANDOVER_TOKEN_INVALID]: '登录凭证无效或已使用',
   [ErrorCode.ACCOUNT_DISABLED]: '账号已停用',
   [ErrorCode.NICKNAME_INVALID]: '昵称不符合要求',
+  [ErrorCode.POINTS_INSUFFICIENT]: '积分不足',
+  [ErrorCode.ORDER_EXPIRED]: '订单已过期，请重新下单',
+  [ErrorCode.PAY_CHANNEL_UNAVAILABLE]: '该支付方式暂未开通',
+  [ErrorCode.PAY_GATEWAY_FAILED]: '支付服务暂时不可用，请稍后再试',
+  [ErrorCode.CODE_INVALID]: '兑换码不存在或已停用',
+  [ErrorCode.CODE_USED_UP]: '兑换码已被领完',
+  [ErrorCode.CODE_EXPIRED]: '兑换码已过期',
+  [ErrorCode.CODE_ALREADY_REDEEMED]: '你已兑换过该兑换码',
+  [ErrorCode.ITEM_UNAVAILABLE]: '该套餐已下架',
 };

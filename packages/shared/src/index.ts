@@ -5,3 +5,7 @@ export * from './panel-width.js';
 export * from './api/common.js';
 export * from './api/auth.js';
 export * from './api/user.js';
+export * from './api/vip.js';
+export * from './api/notice.js';
+export * from './api/flags.js';
+export * from './api/activity.js';

@@ -1,2 +1,5 @@
 export * from './user.js';
 export * from './auth.js';
+export * from './vip.js';
+export * from './notice.js';
+export * from './activity.js';

@@ -5,6 +5,7 @@ import { sessions, users } from '../../db/schema/index.js';
 import { appError } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../security/hashing.js';
 import type { Clock } from '../../clock.js';
+import { LRUCache } from 'lru-cache';
 
 export interface SessionInfo {
   sessionId: number;
@@ -14,7 +15,21 @@ export interface SessionInfo {
 /** Sliding expiry is written at most once a minute per session, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+interface CachedSession extends SessionInfo {
+  expiresAt: number;
+  lastSeenAt: number;
+}
+
+/**
+ * Live sessions are cached in-process for a few seconds: every API call authenticates, and the
+ * lookup would otherwise dominate cheap calls such as the 15 s polls. Revocation through this process
+ * evicts at once; another process sees it within SESSION_CACHE_TTL_MS.
+ */
+const SESSION_CACHE_TTL_MS = 5_000;
+
 export class SessionService {
+  private readonly cache = new LRUCache<string, CachedSession>({ max: 20_000, ttl: SESSION_CACHE_TTL_MS });
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -39,6 +54,11 @@ export class SessionService {
   async authenticate(token: string | undefined): Promise<SessionInfo> {
     if (!token) throw appError(ErrorCode.NOT_LOGGED_IN);
     const now = this.clock.now();
+    const tokenHash = sha256Hex(token);
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.expiresAt > now.getTime() && now.getTime() - cached.lastSeenAt <= TOUCH_INTERVAL_MS) {
+      return { sessionId: cached.sessionId, userId: cached.userId };
+    }
     const [row] = await this.db
       .select({
         id: sessions.id,
@@ -51,20 +71,27 @@ export class SessionService {
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, sha256Hex(token)));
+      .where(eq(sessions.tokenHash, tokenHash));
+    this.cache.delete(tokenHash);
     if (!row) throw appError(ErrorCode.NOT_LOGGED_IN);
     if (row.revokedAt || row.deletedAt || row.disabledAt) throw appError(ErrorCode.SESSION_REVOKED);
     if (row.expiresAt <= now) throw appError(ErrorCode.NOT_LOGGED_IN, '登录已过期，请重新登录');
-    if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.db
-        .update(sessions)
-        .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + limits.sessionTtlMs) })
-        .where(eq(sessions.id, row.id));
+    let { expiresAt, lastSeenAt } = row;
+    if (now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      lastSeenAt = now;
+      expiresAt = new Date(now.getTime() + limits.sessionTtlMs);
+      await this.db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, row.id));
     }
+    this.cache.set(tokenHash, { sessionId: row.id, userId: row.userId, expiresAt: expiresAt.getTime(), lastSeenAt: lastSeenAt.getTime() });
     return { sessionId: row.id, userId: row.userId };
   }
 
+  private evict(match: (s: CachedSession) => boolean) {
+    for (const [key, value] of this.cache.entries()) if (match(value)) this.cache.delete(key);
+  }
+
   async revoke(sessionId: number, reason: string) {
+    this.evict((s) => s.sessionId === sessionId);
     await this.db
       .update(sessions)
       .set({ revokedAt: this.clock.now(), revokedReason: reason })
@@ -72,6 +99,7 @@ export class SessionService {
   }
 
   async revokeAll(userId: number, reason: string) {
+    this.evict((s) => s.userId === userId);
     await this.db
       .update(sessions)
       .set({ revokedAt: this.clock.now(), revokedReason: reason })

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './user.js';
+
+/** A notice for every user (`user_id` null) or for one user. Publishing never writes per-user rows. */
+export const notices = pgTable(
+  'notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    type: text('type').notNull().default('system'),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Visible from this moment; a future value schedules the notice. */
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The unread count (polled every 15 s by every client) scans broadcasts by time and one user's personal notices.
+    index('notices_broadcast_published_idx').on(t.publishedAt).where(sql`${t.userId} is null`),
+    index('notices_user_published_idx').on(t.userId, t.publishedAt).where(sql`${t.userId} is not null`),
+  ],
+);
+
+/** One row per (user, notice) the user has read; absence means unread. */
+export const noticeReads = pgTable(
+  'notice_reads',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    noticeId: bigint('notice_id', { mode: 'number' }).notNull().references(() => notices.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.noticeId] })],
+);

@@ -1,0 +1,125 @@
+import { and, count, desc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { noticeReads, notices, users } from '../../db/schema/index.js';
+
+export type NoticeRow = typeof notices.$inferSelect;
+
+export interface NoticeView {
+  id: number;
+  title: string;
+  content: string;
+  type: string;
+  publishedAt: Date;
+  read: boolean;
+}
+
+/**
+ * Broadcasts published this long before a user registered still reach them (a new user sees the
+ * last month's announcements); older ones never count as unread for that user.
+ */
+export const BROADCAST_BACKLOG_DAYS = 30;
+
+export class NoticeRepo {
+  constructor(private readonly db: DbOrTx) {}
+
+  /**
+   * Notices the user may see at `now`: their personal ones, plus broadcasts published no earlier than
+   * BROADCAST_BACKLOG_DAYS before they registered. The registration time comes from a scalar subquery
+   * so every caller stays a single statement.
+   */
+  private visibleTo(userId: number, now: Date): SQL {
+    const since = sql`(select ${users.createdAt} - make_interval(days => ${BROADCAST_BACKLOG_DAYS}) from ${users} where ${users.id} = ${userId})`;
+    return and(
+      lte(notices.publishedAt, now),
+      or(eq(notices.userId, userId), and(isNull(notices.userId), gte(notices.publishedAt, since))),
+    )!;
+  }
+
+  private readJoin(userId: number) {
+    return and(eq(noticeReads.noticeId, notices.id), eq(noticeReads.userId, userId));
+  }
+
+  private view() {
+    return {
+      id: notices.id,
+      title: notices.title,
+      content: notices.content,
+      type: notices.type,
+      publishedAt: notices.publishedAt,
+      read: sql<boolean>`${noticeReads.noticeId} is not null`,
+    };
+  }
+
+  async page(userId: number, now: Date, opts: { offset: number; limit: number; type?: string | undefined }): Promise<{ rows: NoticeView[]; total: number }> {
+    const where = and(this.visibleTo(userId, now), opts.type ? eq(notices.type, opts.type) : undefined);
+    const rows = await this.db
+      .select(this.view())
+      .from(notices)
+      .leftJoin(noticeReads, this.readJoin(userId))
+      .where(where)
+      .orderBy(desc(notices.publishedAt), desc(notices.id))
+      .limit(opts.limit)
+      .offset(opts.offset);
+    const [totalRow] = await this.db.select({ n: count() }).from(notices).where(where);
+    return { rows, total: totalRow?.n ?? 0 };
+  }
+
+  async visibleOne(userId: number, now: Date, id: number): Promise<NoticeView | undefined> {
+    const [row] = await this.db
+      .select(this.view())
+      .from(notices)
+      .leftJoin(noticeReads, this.readJoin(userId))
+      .where(and(eq(notices.id, id), this.visibleTo(userId, now)));
+    return row;
+  }
+
+  /** The bubble: one statement, an anti-join against the user's read rows. */
+  async unreadCount(userId: number, now: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(notices)
+      .leftJoin(noticeReads, this.readJoin(userId))
+      .where(and(this.visibleTo(userId, now), isNull(noticeReads.noticeId)));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Inserts read rows for the visible notices matching `only` (one id, or all), in one statement.
+   * Rows already there are left alone, so the first read time is kept. Returns how many were new.
+   */
+  async markRead(userId: number, now: Date, only?: number): Promise<number> {
+    const inserted = await this.db
+      .insert(noticeReads)
+      .select(
+        this.db
+          .select({ userId: sql<number>`${userId}::bigint`.as('user_id'), noticeId: notices.id, readAt: sql<Date>`${now.toISOString()}::timestamptz`.as('read_at') })
+          .from(notices)
+          .where(and(this.visibleTo(userId, now), only === undefined ? undefined : eq(notices.id, only))),
+      )
+      .onConflictDoNothing()
+      .returning({ noticeId: noticeReads.noticeId });
+    return inserted.length;
+  }
+
+  async insert(values: typeof notices.$inferInsert): Promise<NoticeRow> {
+    const [row] = await this.db.insert(notices).values(values).returning();
+    return row!;
+  }
+
+  /** Operators' view: newest first, with how many users have read each. */
+  async recent(limit: number) {
+    return this.db
+      .select({
+        id: notices.id,
+        title: notices.title,
+        type: notices.type,
+        userId: notices.userId,
+        publishedAt: notices.publishedAt,
+        createdAt: notices.createdAt,
+        readCount: sql<number>`(select count(*)::int from ${noticeReads} where ${noticeReads.noticeId} = ${notices.id})`,
+      })
+      .from(notices)
+      .orderBy(desc(notices.publishedAt), desc(notices.id))
+      .limit(limit);
+  }
+}

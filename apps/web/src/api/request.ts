@@ -1,0 +1,157 @@
+import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { limits } from '@inkstone/shared';
+import { DEFAULT_TOKEN_NAME, LS, lsGet } from '../lib/storage-keys';
+import {
+  actionForCode,
+  apiPath,
+  bypassesApiBase,
+  classifyTransportError,
+  createDeduper,
+  filenameFromDisposition,
+  hasSparkNavigate,
+  isBackgroundUrl,
+  transportMessage,
+  type TransportKind,
+} from './error-policy';
+
+export interface RequestOptions extends AxiosRequestConfig {
+  /** No toasts for this call (polling); 401/430 still log out and may open the login modal. */
+  silent?: boolean;
+  /** Codes this caller handles itself: rejected without any message (e.g. 1002 for an API not built yet). */
+  quietCodes?: number[];
+}
+
+export type Envelope<T> = { code: number; msg: string; data: T };
+
+export class ApiError extends Error {
+  constructor(
+    readonly kind: 'code' | TransportKind,
+    readonly code: number | null,
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+export interface DownloadResult {
+  blob: Blob;
+  filename: string | null;
+  response: AxiosResponse<Blob>;
+}
+
+/** The UI hooks the request layer drives; installed by the app so this module stays free of antd. */
+export interface RequestUi {
+  message(level: 'error' | 'warning', text: string, durationS: number): void;
+  notify(title: string, description: string, durationS: number): void;
+  authLost(openModal: boolean): void;
+}
+let ui: RequestUi = { message: () => {}, notify: () => {}, authLost: () => {} };
+export function installRequestUi(next: RequestUi): void {
+  ui = next;
+}
+
+export const http = axios.create({
+  baseURL: '/api',
+  timeout: limits.defaultRequestTimeoutMs,
+  headers: { 'Content-Type': 'application/json' },
+});
+
+http.interceptors.request.use((config) => {
+  if (config.url && bypassesApiBase(config.url)) config.baseURL = '';
+  const tokenValue = lsGet(LS.tokenValue);
+  if (tokenValue) config.headers.set(lsGet(LS.tokenName) || DEFAULT_TOKEN_NAME, tokenValue);
+  const duid = lsGet(LS.duid);
+  if (duid) config.headers.set('x-device-id', duid);
+  return config;
+});
+
+const shouldShow = createDeduper();
+const LOG_COLLECT = '/engine/v2/log/collect';
+
+function show(url: string, fn: () => void): void {
+  if (shouldShow(url, Date.now())) fn();
+}
+
+/** Fire and forget: every non-zero code goes to analytics, outside the error handling itself. */
+export function reportApiCode(url: string, code: number, msg: string): void {
+  if (apiPath(url) === LOG_COLLECT) return;
+  try {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    const tokenValue = lsGet(LS.tokenValue);
+    if (tokenValue) headers[lsGet(LS.tokenName) || DEFAULT_TOKEN_NAME] = tokenValue;
+    void fetch(`/api${LOG_COLLECT}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'api-code', url: apiPath(url), code, msg }),
+      keepalive: true,
+    }).catch(() => {});
+  } catch {
+    // Analytics must never disturb the caller.
+  }
+}
+
+function isEnvelope(v: unknown): v is Envelope<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'number';
+}
+
+/**
+ * Every API call goes through here. Resolves with `data` on code 0 (and 10041), with the whole
+ * download on content-disposition responses, and rejects with ApiError otherwise, after showing
+ * what spec section 8 says to show.
+ */
+export async function request<T>(options: RequestOptions): Promise<T> {
+  const { silent = false, quietCodes, ...config } = options;
+  const url = config.url ?? '';
+  const background = isBackgroundUrl(url);
+  const quiet = silent || background;
+  let res: AxiosResponse;
+  try {
+    res = await http.request(config);
+  } catch (raw) {
+    const err = raw as { code?: string; message?: string; name?: string; response?: AxiosResponse };
+    // Non-2xx replies that still carry an envelope follow the code rules below.
+    if (err.response && isEnvelope(err.response.data)) {
+      res = err.response;
+    } else {
+      const kind = classifyTransportError(err);
+      const text = transportMessage(kind);
+      if (text && !quiet) show(url, () => ui.message('error', text, 3));
+      throw new ApiError(kind, null, text ?? (kind === 'cancel' ? '请求已取消' : '网络连接失败'), url);
+    }
+  }
+
+  if (res.headers['content-disposition']) {
+    const blob = res.data instanceof Blob ? res.data : new Blob([res.data as BlobPart]);
+    return { blob, filename: filenameFromDisposition(String(res.headers['content-disposition'])), response: res } as T;
+  }
+
+  const body: unknown = res.data;
+  if (!isEnvelope(body)) {
+    if (!quiet) show(url, () => ui.message('error', '服务器开小差中，请稍后再试', 3));
+    throw new ApiError('other', null, '响应格式不正确', url);
+  }
+  if (body.code !== 0) reportApiCode(url, body.code, body.msg);
+
+  const action = actionForCode(body.code, body.msg, { background, sparkNavigate: hasSparkNavigate(window.location.search) });
+  if (action.kind === 'resolve') return body.data as T;
+  if (action.kind === 'login') {
+    ui.authLost(action.openModal);
+  } else if (!quiet && !quietCodes?.includes(body.code)) {
+    if (action.kind === 'message') show(url, () => ui.message(action.level, action.text, action.durationS));
+    if (action.kind === 'notification') show(url, () => ui.notify(action.title, action.description, action.durationS));
+  }
+  throw new ApiError('code', body.code, body.msg, url);
+}
+
+export const get = <T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}) =>
+  request<T>({ ...options, method: 'GET', url, params });
+
+export const post = <T>(url: string, data?: unknown, options: RequestOptions = {}) =>
+  request<T>({ ...options, method: 'POST', url, data });
+
+export const put = <T>(url: string, data?: unknown, options: RequestOptions = {}) =>
+  request<T>({ ...options, method: 'PUT', url, data });

@@ -1,0 +1,43 @@
+import { TOKEN_NAME } from '@inkstone/shared';
+
+/** Every localStorage key the shell writes (spec section 3, "Local storage items"). */
+export const LS = {
+  tokenName: 'tokenName',
+  tokenValue: 'tokenValue',
+  account: 'account',
+  duid: 'duid',
+  channelId: 'channelId',
+  accessToken: 'accessToken',
+  notificationEnable: 'notificationEnable',
+  donotDisturb: 'donotDisturb',
+  dailyMarkerPrefix: 'dailyMarker:',
+  firstPageMarker: 'notificationFirstPage',
+  tourHomeDone: 'tour:home:done',
+  pendingInvitationCode: 'invitationCode',
+} as const;
+
+export const DEFAULT_TOKEN_NAME = TOKEN_NAME;
+
+export function lsGet(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function lsSet(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Private mode or quota: the shell keeps working without persistence.
+  }
+}
+
+export function lsRemove(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // see lsSet
+  }
+}
