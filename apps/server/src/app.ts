@@ -19,6 +19,9 @@ import { AppError } from './http/errors.js';
 import { fail } from './http/envelope.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { userRoutes } from './modules/user/user.routes.js';
+import { noticeRoutes } from './modules/notice/notice.routes.js';
+import { flagsRoutes } from './modules/flags/flags.routes.js';
+import { activityRoutes } from './modules/activity/activity.routes.js';
 import { OutboxSmsSender } from './integrations/sms/outbox.js';
 import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
 import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
@@ -37,7 +40,6 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: config.NODE_ENV === 'test',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -93,6 +95,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     async (api) => {
       await api.register(authRoutes({ auth, codes, sessions, users }));
       await api.register(userRoutes({ users }));
+      await api.register(noticeRoutes({ notices: c.services.notices }));
+      await api.register(flagsRoutes({ flags: c.services.flags }));
+      await api.register(activityRoutes({ recall: c.services.recall }));
       if (c.integrations.sms instanceof OutboxSmsSender) await api.register(smsOutboxRoutes(c.integrations.sms));
       if (c.integrations.wechat.sandbox) await api.register(wechatSandboxRoutes((scene, openid) => auth.recordScan(scene, openid)));
       else await api.register(wechatMpEventRoutes({ token: config.WECHAT_MP_TOKEN!, recordScan: (scene, openid) => auth.recordScan(scene, openid) }));

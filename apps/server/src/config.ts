@@ -45,6 +45,29 @@ const schema = z.object({
   WECHAT_MP_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
   WECHAT_API_BASE: z.url().default('https://api.weixin.qq.com'),
   WECHAT_QR_IMAGE_BASE: z.url().default('https://mp.weixin.qq.com/cgi-bin/showqrcode'),
+
+  PAYMENT_PROVIDER: z
+    .string()
+    .default('sandbox')
+    .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(['sandbox', 'wechat', 'alipay'])).min(1, 'must name at least one of sandbox, wechat, alipay'))
+    .refine((l) => !(l.includes('sandbox') && l.length > 1), 'sandbox cannot be combined with a real gateway'),
+  WECHAT_PAY_MCHID: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_APPID: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_MERCHANT_SERIAL: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_APIV3_KEY: z.preprocess(emptyToUndefined, z.string().length(32, 'must be exactly 32 characters').optional()),
+  WECHAT_PAY_PLATFORM_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_PLATFORM_SERIAL: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  WECHAT_PAY_PUBLIC_KEY_ID: z.preprocess(emptyToUndefined, z.string().regex(/^PUB_KEY_ID_/, 'must start with PUB_KEY_ID_').optional()),
+  WECHAT_PAY_API_BASE: z.url().default('https://api.mch.weixin.qq.com'),
+  ALIPAY_APP_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIPAY_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIPAY_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIPAY_SELLER_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
+  PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -67,5 +90,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (cfg.SMS_PROVIDER === 'tencent')
     need('SMS_PROVIDER=tencent', ['TENCENT_SMS_SECRET_ID', 'TENCENT_SMS_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID']);
   if (cfg.WECHAT_LOGIN_PROVIDER === 'mp') need('WECHAT_LOGIN_PROVIDER=mp', ['WECHAT_MP_APP_ID', 'WECHAT_MP_APP_SECRET', 'WECHAT_MP_TOKEN']);
+  if (cfg.PAYMENT_PROVIDER.includes('wechat')) {
+    need('PAYMENT_PROVIDER=wechat', ['WECHAT_PAY_MCHID', 'WECHAT_PAY_APPID', 'WECHAT_PAY_MERCHANT_SERIAL', 'WECHAT_PAY_PRIVATE_KEY', 'WECHAT_PAY_APIV3_KEY']);
+    // Notifications cannot be verified without at least one WeChat Pay key (platform certificate or public key).
+    if (!cfg.WECHAT_PAY_PLATFORM_PUBLIC_KEY && !cfg.WECHAT_PAY_PUBLIC_KEY) need('PAYMENT_PROVIDER=wechat', ['WECHAT_PAY_PUBLIC_KEY']);
+    if (cfg.WECHAT_PAY_PLATFORM_PUBLIC_KEY) need('WECHAT_PAY_PLATFORM_PUBLIC_KEY is set', ['WECHAT_PAY_PLATFORM_SERIAL']);
+    if (cfg.WECHAT_PAY_PUBLIC_KEY) need('WECHAT_PAY_PUBLIC_KEY is set', ['WECHAT_PAY_PUBLIC_KEY_ID']);
+  }
+  if (cfg.PAYMENT_PROVIDER.includes('alipay')) need('PAYMENT_PROVIDER=alipay', ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_SELLER_ID']);
   return cfg;
 }

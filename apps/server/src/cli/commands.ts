@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Container } from '../container.js';
 import { userCommands } from './user.commands.js';
+import { noticeCommands } from './notice.commands.js';
 
 export interface AdminCommand {
   description: string;
@@ -12,6 +13,7 @@ export interface AdminCommand {
 /** Later areas add their commands here, each from its own `<area>.commands.ts`. */
 export const commands: Record<string, AdminCommand> = {
   ...userCommands,
+  ...noticeCommands,
 };
 
 export function requireArg(args: Record<string, string | boolean | undefined>, name: string): string {

@@ -95,3 +95,24 @@ describe('config', () => {
     expect(cfg.DATABASE_URL).toBeUndefined();
   });
 });
+
+/** With REDIS_URL set, rate limits are shared: two processes see one budget per client address. */
+const redisUrls = process.env.TEST_REDIS_URL ? [process.env.TEST_REDIS_URL] : [];
+describe.each(redisUrls)('rate limits shared through Redis at %s', (redisUrl) => {
+  it('counts requests from one address across two app instances', async () => {
+    const env = { REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '6' };
+    const a = await startTestApp({ env });
+    const b = await startTestApp({ env });
+    try {
+      const ip = `172.31.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await a.call('GET', '/user/global-setting', { ip })).code);
+      for (let i = 0; i < 4; i++) codes.push((await b.call('GET', '/user/global-setting', { ip })).code);
+      expect(codes.slice(0, 6)).toEqual([0, 0, 0, 0, 0, 0]);
+      expect(codes.slice(6)).toEqual([ErrorCode.RATE_LIMITED, ErrorCode.RATE_LIMITED]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -263,6 +263,47 @@ describe.each(testDbKinds)('auth on %s', (dbKind) => {
     });
   });
 
+  describe('binding WeChat to a phone account', () => {
+    async function scannedScene(identity: string) {
+      const qr = await t.call<{ scene: string }>('GET', '/wx/qrcode/url');
+      const res = await fetch(`${t.url}/api/dev/wx-sandbox/scan`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': nextIp() },
+        body: new URLSearchParams({ scene: qr.data.scene, identity }).toString(),
+      });
+      expect(res.status).toBe(200);
+      return qr.data.scene;
+    }
+
+    it('binds the scanned WeChat to the logged-in account, which then logs in by QR alone', async () => {
+      const u = await loginByPhone(t);
+      const identity = `绑定用户${u.user.id}`;
+      expect((await t.call<{ isBind: boolean }>('GET', '/auth/isbind', { token: u.tokenValue })).data.isBind).toBe(false);
+      const scene = await scannedScene(identity);
+      expect((await t.call<{ isBind: boolean }>('GET', '/auth/isbind', { query: { scene } })).data.isBind).toBe(false);
+      const bound = await t.call<UserProfile>('POST', '/auth/wx/bind', { token: u.tokenValue, body: { scene } });
+      expect(bound.code).toBe(0);
+      expect(bound.data.wxBound).toBe(true);
+      expect((await t.call<{ isBind: boolean }>('GET', '/auth/isbind', { token: u.tokenValue })).data.isBind).toBe(true);
+
+      const next = await scannedScene(identity);
+      expect((await t.call<{ isBind: boolean }>('GET', '/auth/isbind', { query: { scene: next } })).data.isBind).toBe(true);
+      const login = await t.call<LoginResult>('POST', '/auth/v2/doLoginWx', { body: { scene: next } });
+      expect(login.code).toBe(0);
+      expect(login.data.user.id).toBe(u.user.id);
+    });
+
+    it('refuses a WeChat identity that belongs to another account', async () => {
+      const owner = await loginByPhone(t);
+      const other = await loginByPhone(t);
+      const identity = `已占用${owner.user.id}`;
+      await t.call('POST', '/auth/wx/bind', { token: owner.tokenValue, body: { scene: await scannedScene(identity) } });
+      const res = await t.call('POST', '/auth/wx/bind', { token: other.tokenValue, body: { scene: await scannedScene(identity) } });
+      expect(res.code).toBe(ErrorCode.WX_ALREADY_BOUND);
+      expect((await t.call<{ isBind: boolean }>('GET', '/auth/isbind', { token: other.tokenValue })).data.isBind).toBe(false);
+    });
+  });
+
   describe('GET /auth/isRegister', () => {
     it('tells registered from unknown and validates input', async () => {
       const user = await loginByPhone(t);

@@ -1,0 +1,250 @@
+import { X509Certificate, createDecipheriv, createPrivateKey, createPublicKey, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  PaymentGatewayError,
+  PaymentNotifyError,
+  headerOf,
+  type GatewayOrder,
+  type GatewayQueryResult,
+  type NotifyReply,
+  type PaymentGateway,
+  type RawNotification,
+  type VerifiedNotification,
+} from './types.js';
+
+export interface WechatPayOptions {
+  mchid: string;
+  appid: string;
+  /** Serial of the merchant API certificate, sent in every Authorization header. */
+  merchantSerial: string;
+  merchantPrivateKey: string;
+  /** 32-character APIv3 key: the AES-256-GCM key of notification resources. */
+  apiV3Key: string;
+  /** Keys WeChat Pay signs with, by Wechatpay-Serial: platform certificates (serial) and/or the public key (PUB_KEY_ID_...). */
+  platformKeys: Array<{ serial: string; pem: string }>;
+  apiBase: string;
+  now?: () => Date;
+  timeoutMs?: number;
+}
+
+const MAX_SKEW_SECONDS = 5 * 60;
+
+/** RFC 3339 in China time, as time_expire wants: 2026-01-02T15:04:05+08:00. */
+export function rfc3339China(d: Date): string {
+  return `${new Date(d.getTime() + 8 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '')}+08:00`;
+}
+
+function publicKeyFrom(pem: string): KeyObject {
+  return pem.includes('BEGIN CERTIFICATE') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
+}
+
+/** SHA256withRSA over the APIv3 message; exported for the stand-in and tests. */
+export function signMessage(message: string, key: KeyObject | string): string {
+  return createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
+}
+
+export function verifyMessage(message: string, signature: string, key: KeyObject): boolean {
+  try {
+    return createVerify('RSA-SHA256').update(message, 'utf8').verify(key, signature, 'base64');
+  } catch {
+    return false;
+  }
+}
+
+/** AEAD_AES_256_GCM: ciphertext is base64 with the 16-byte tag at the end. */
+export function decryptResource(apiV3Key: string, r: { ciphertext: string; nonce: string; associated_data?: string }): string {
+  const data = Buffer.from(r.ciphertext, 'base64');
+  if (data.length < 17) throw new Error('ciphertext too short');
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(r.nonce, 'utf8'));
+  decipher.setAuthTag(data.subarray(data.length - 16));
+  if (r.associated_data) decipher.setAAD(Buffer.from(r.associated_data, 'utf8'));
+  return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+}
+
+interface Transaction {
+  appid?: string;
+  mchid?: string;
+  out_trade_no?: string;
+  transaction_id?: string;
+  trade_state?: string;
+  success_time?: string;
+  amount?: { total?: number; payer_total?: number; currency?: string };
+}
+
+/** WeChat Pay APIv3 Native (扫码支付), on node:crypto only. */
+export class WechatPayGateway implements PaymentGateway {
+  readonly name = 'wechat' as const;
+  readonly sandbox = false;
+  private readonly privateKey: KeyObject;
+  private readonly platformKeys: Map<string, KeyObject>;
+  private readonly base: string;
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: WechatPayOptions) {
+    this.privateKey = createPrivateKey(opts.merchantPrivateKey);
+    this.platformKeys = new Map(opts.platformKeys.map((k) => [k.serial, publicKeyFrom(k.pem)]));
+    this.base = opts.apiBase.replace(/\/+$/, '');
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** `WECHATPAY2-SHA256-RSA2048 ...` over METHOD\nPATH?query\nTS\nNONCE\nBODY\n, signed on the exact bytes sent. */
+  authorization(method: string, pathWithQuery: string, body: string): string {
+    const timestamp = String(Math.floor(this.now().getTime() / 1000));
+    const nonce = randomBytes(16).toString('hex');
+    const signature = signMessage(`${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`, this.privateKey);
+    return `WECHATPAY2-SHA256-RSA2048 mchid="${this.opts.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${this.opts.merchantSerial}"`;
+  }
+
+  /** Verifies a message WeChat Pay signed (response or notification) against the key its serial names. */
+  private verifySigned(headers: RawNotification['headers'], body: string): void {
+    const signature = headerOf(headers, 'wechatpay-signature');
+    const timestamp = headerOf(headers, 'wechatpay-timestamp');
+    const nonce = headerOf(headers, 'wechatpay-nonce');
+    const serial = headerOf(headers, 'wechatpay-serial');
+    if (!signature || !timestamp || !nonce || !serial) throw new PaymentNotifyError('missing Wechatpay-* signature headers', 'signature');
+    // Probes check that we reject bad signatures; answering success would fail the check.
+    if (signature.startsWith('WECHATPAY/SIGNTEST/')) throw new PaymentNotifyError('signature probe', 'probe');
+    const ts = Number(timestamp);
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(this.now().getTime() / 1000 - ts) > MAX_SKEW_SECONDS) {
+      throw new PaymentNotifyError('timestamp outside the 5 minute window', 'stale');
+    }
+    const key = this.platformKeys.get(serial);
+    if (!key) throw new PaymentNotifyError(`unknown Wechatpay-Serial ${serial}`, 'signature');
+    if (!verifyMessage(`${timestamp}\n${nonce}\n${body}\n`, signature, key)) throw new PaymentNotifyError('signature does not verify', 'signature');
+  }
+
+  private async request(method: 'GET' | 'POST', pathWithQuery: string, payload?: unknown): Promise<{ status: number; json: Record<string, unknown> | null }> {
+    const body = payload === undefined ? '' : JSON.stringify(payload);
+    const timeoutMs = this.opts.timeoutMs ?? 10_000;
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${this.base}${pathWithQuery}`, {
+        method,
+        headers: {
+          authorization: this.authorization(method, pathWithQuery, body),
+          accept: 'application/json',
+          'user-agent': 'inkstone-server',
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(payload === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      throw new PaymentGatewayError(`WeChat Pay unreachable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const headers = Object.fromEntries(res.headers.entries());
+    if (res.status >= 200 && res.status < 300) {
+      // A success we cannot attribute to WeChat Pay is not a success.
+      try {
+        this.verifySigned(headers, text);
+      } catch (err) {
+        throw new PaymentGatewayError(`WeChat Pay response signature invalid: ${(err as Error).message}`);
+      }
+    }
+    let json: Record<string, unknown> | null = null;
+    if (text) {
+      try {
+        json = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        throw new PaymentGatewayError(`WeChat Pay answered HTTP ${res.status} with a non-JSON body`);
+      }
+    }
+    if (res.status >= 300) {
+      const code = typeof json?.code === 'string' ? json.code : undefined;
+      throw new PaymentGatewayError(`WeChat Pay refused (HTTP ${res.status}): ${typeof json?.message === 'string' ? json.message : ''}`, code);
+    }
+    return { status: res.status, json };
+  }
+
+  async createQr(order: GatewayOrder) {
+    const { json } = await this.request('POST', '/v3/pay/transactions/native', {
+      appid: this.opts.appid,
+      mchid: this.opts.mchid,
+      description: order.description.slice(0, 127),
+      out_trade_no: order.orderNo,
+      time_expire: rfc3339China(order.expireAt),
+      notify_url: order.notifyUrl,
+      amount: { total: order.amountFen, currency: 'CNY' },
+    });
+    const codeUrl = json?.code_url;
+    if (typeof codeUrl !== 'string') throw new PaymentGatewayError('WeChat Pay answered without code_url');
+    return { codeUrl };
+  }
+
+  private checkMerchant(t: Transaction) {
+    if (t.mchid !== this.opts.mchid || t.appid !== this.opts.appid) throw new PaymentNotifyError(`transaction belongs to mchid=${t.mchid} appid=${t.appid}`, 'merchant');
+  }
+
+  async parseNotification(raw: RawNotification): Promise<VerifiedNotification> {
+    this.verifySigned(raw.headers, raw.rawBody);
+    let n: { event_type?: unknown; resource_type?: unknown; resource?: { algorithm?: unknown; ciphertext?: unknown; nonce?: unknown; associated_data?: unknown } };
+    try {
+      n = JSON.parse(raw.rawBody) as typeof n;
+    } catch {
+      throw new PaymentNotifyError('notification body is not JSON');
+    }
+    const r = n.resource;
+    if (!r || r.algorithm !== 'AEAD_AES_256_GCM' || typeof r.ciphertext !== 'string' || typeof r.nonce !== 'string') {
+      throw new PaymentNotifyError('notification lacks an AEAD_AES_256_GCM resource');
+    }
+    let t: Transaction;
+    try {
+      t = JSON.parse(decryptResource(this.opts.apiV3Key, { ciphertext: r.ciphertext, nonce: r.nonce, associated_data: typeof r.associated_data === 'string' ? r.associated_data : '' })) as Transaction;
+    } catch {
+      throw new PaymentNotifyError('resource does not decrypt with the APIv3 key', 'signature');
+    }
+    this.checkMerchant(t);
+    if (typeof t.out_trade_no !== 'string' || typeof t.transaction_id !== 'string' || !Number.isInteger(t.amount?.total)) {
+      throw new PaymentNotifyError('transaction lacks out_trade_no, transaction_id or amount');
+    }
+    const paid = n.event_type === 'TRANSACTION.SUCCESS' && t.trade_state === 'SUCCESS';
+    return {
+      orderNo: t.out_trade_no,
+      transactionId: t.transaction_id,
+      amountFen: t.amount!.total!,
+      paid,
+      ...(t.success_time ? { paidAt: new Date(t.success_time) } : {}),
+    };
+  }
+
+  async query(orderNo: string): Promise<GatewayQueryResult> {
+    let json: Record<string, unknown> | null;
+    try {
+      ({ json } = await this.request('GET', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}?mchid=${encodeURIComponent(this.opts.mchid)}`));
+    } catch (err) {
+      if (err instanceof PaymentGatewayError && err.vendorCode === 'ORDER_NOT_EXIST') return { state: 'not_found' };
+      throw err;
+    }
+    const t = (json ?? {}) as Transaction;
+    try {
+      this.checkMerchant(t);
+    } catch (err) {
+      throw new PaymentGatewayError((err as Error).message);
+    }
+    switch (t.trade_state) {
+      case 'SUCCESS':
+        return { state: 'paid', transactionId: t.transaction_id!, amountFen: t.amount?.total ?? -1, ...(t.success_time ? { paidAt: new Date(t.success_time) } : {}) };
+      case 'REFUND':
+        return { state: 'refunded' };
+      case 'CLOSED':
+      case 'REVOKED':
+      case 'PAYERROR':
+        return { state: 'closed' };
+      default:
+        return { state: 'pending' };
+    }
+  }
+
+  async close(orderNo: string) {
+    await this.request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`, { mchid: this.opts.mchid });
+  }
+
+  successReply(): NotifyReply {
+    return { status: 204, body: '' };
+  }
+
+  failureReply(message: string): NotifyReply {
+    return { status: 400, contentType: 'application/json', body: JSON.stringify({ code: 'FAIL', message }) };
+  }
+}
