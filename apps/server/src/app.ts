@@ -26,6 +26,8 @@ import { OutboxSmsSender } from './integrations/sms/outbox.js';
 import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
 import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
 import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
+import { vipRoutes } from './modules/vip/vip.routes.js';
+import { payRoutes } from './modules/vip/pay.routes.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -71,7 +73,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     global: true,
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
-    ...(c.redis ? { redis: c.redis, nameSpace: 'inkstone-rl:' } : {}),
+    ...(c.redis ? { redis: c.redis, nameSpace: `${config.REDIS_PREFIX}-rl:` } : {}),
     errorResponseBuilder: () => new AppError(ErrorCode.RATE_LIMITED),
   });
   await app.register(swagger, {
@@ -101,9 +103,24 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       if (c.integrations.sms instanceof OutboxSmsSender) await api.register(smsOutboxRoutes(c.integrations.sms));
       if (c.integrations.wechat.sandbox) await api.register(wechatSandboxRoutes((scene, openid) => auth.recordScan(scene, openid)));
       else await api.register(wechatMpEventRoutes({ token: config.WECHAT_MP_TOKEN!, recordScan: (scene, openid) => auth.recordScan(scene, openid) }));
+      const { points, catalogue, vip, orders, redeemCodes, activity } = c.services;
+      await api.register(vipRoutes({ points, catalogue, vip, orders, codes: redeemCodes, activity, openPayment: true }));
+      await api.register(payRoutes({ orders, gateways: c.integrations.payments }));
     },
     { prefix: '/api' },
   );
+
+  // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
+  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {
+    let sweep: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      sweep = setInterval(() => {
+        c.services.orders.sweepExpired().catch((err: unknown) => app.log.error({ err }, 'order expiry sweep failed'));
+      }, 60_000);
+      sweep.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(sweep));
+  }
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? defaultWebDist);
   const hasWeb = existsSync(path.join(webDist, 'index.html'));

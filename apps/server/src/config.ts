@@ -15,6 +15,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  REDIS_PREFIX: z.string().regex(/^[\w-]{1,32}$/, 'letters, digits, _ and - only').default('inkstone'),
   APP_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -6,12 +6,20 @@ import { resolveSecretKey } from './security/secret-key.js';
 import { systemClock, type Clock } from './clock.js';
 import { createSmsSender } from './integrations/sms/index.js';
 import { createWechatLogin } from './integrations/wechat/index.js';
+import { createJobQueue } from './jobs/index.js';
 import { UserRepo } from './modules/user/user.repo.js';
 import { UserService } from './modules/user/user.service.js';
 import { AuthRepo } from './modules/auth/auth.repo.js';
 import { SessionService } from './modules/auth/session.service.js';
 import { SmsCodeService } from './modules/auth/sms-code.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { createPaymentGateways } from './integrations/payment/index.js';
+import { PointsService } from './modules/vip/points.service.js';
+import { CatalogueService } from './modules/vip/catalogue.service.js';
+import { VipService } from './modules/vip/vip.service.js';
+import { OrderService } from './modules/vip/order.service.js';
+import { CodeService } from './modules/vip/code.service.js';
+import { ActivityService } from './modules/vip/activity.service.js';
 import { NoticeRepo } from './modules/notice/notice.repo.js';
 import { NoticeService } from './modules/notice/notice.service.js';
 import { FlagsService } from './modules/flags/flags.service.js';
@@ -38,6 +46,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const key = resolveSecretKey(config.APP_SECRET_KEY, opts.database ? null : config.DATA_DIR, (m) => log.warn(m));
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  const jobs = createJobQueue(config.REDIS_URL, config.REDIS_PREFIX, log);
 
   const sms = createSmsSender(config, db, log);
   const wechat = createWechatLogin(config, publicUrl);
@@ -47,10 +56,22 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const sessions = new SessionService(db, clock);
   const codes = new SmsCodeService(db, sms, key, clock, log);
   const auth = new AuthService(db, new AuthRepo(db), userRepo, users, codes, sessions, wechat, key, clock);
+
+  const payments = createPaymentGateways(config, { publicUrl, key, clock });
+  const points = new PointsService(db, clock);
+  const catalogue = new CatalogueService(db);
+  const vip = new VipService(db, users, clock);
+  const orders = new OrderService(db, payments, catalogue, points, vip, clock, log, {
+    ttlMs: config.PAY_ORDER_TTL_MINUTES * 60_000,
+    queryIntervalMs: 5000,
+    publicUrl,
+  });
+  const redeemCodes = new CodeService(db, points, vip, clock);
+  const activity = new ActivityService(db, points, users, clock);
   const notices = new NoticeService(new NoticeRepo(db), clock);
   const recall = new RecallService(new RecallRepo(db), clock);
 
-  const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)'].filter(Boolean) as string[];
+  const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)'].filter(Boolean) as string[];
 
   return {
     config,
@@ -61,10 +82,12 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     key,
     publicUrl,
     redis,
-    integrations: { sms, wechat },
+    jobs,
+    integrations: { sms, wechat, payments },
     sandboxes,
     services: { users, sessions, codes, auth, notices, flags, recall },
     async close() {
+      await jobs.close();
       redis?.disconnect();
       await database.close();
     },

@@ -15,6 +15,8 @@ async function main() {
   }
   const container = await createContainer(config);
   const app = await buildApp(container);
+  // Only processes with the worker role run jobs; web-only processes just enqueue them.
+  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) await container.jobs.start();
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -61,6 +61,7 @@ export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string,
   const clock = new TestClock();
   const container = await createContainer(config, { clock, database, logger: pino({ level: config.LOG_LEVEL }) });
   const app = await buildApp(container);
+  await container.jobs.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { createJobQueue } from './index.js';
+import type { JobQueue } from './types.js';
+
+const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+const kinds: [string, string | undefined][] = [['in-process', undefined]];
+if (process.env.TEST_REDIS_URL) kinds.push(['bullmq', process.env.TEST_REDIS_URL]);
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
+  let q: JobQueue;
+  afterEach(async () => {
+    await q?.close();
+  });
+  const make = () => (q = createJobQueue(redisUrl, `t${randomBytes(4).toString('hex')}`, log));
+
+  it('runs enqueued jobs with their payload', async () => {
+    make();
+    expect(q.kind).toBe(kind);
+    const seen: number[] = [];
+    q.register<{ n: number }>('double', async ({ n }) => {
+      seen.push(n * 2);
+    });
+    await q.start();
+    await Promise.all([1, 2, 3].map((n) => q.enqueue('double', { n })));
+    await until(() => seen.length === 3);
+    expect(seen.sort()).toEqual([2, 4, 6]);
+  });
+
+  it('holds a job until its time', async () => {
+    make();
+    let ranAt = 0;
+    q.register('later', async () => {
+      ranAt = Date.now();
+    });
+    await q.start();
+    const start = Date.now();
+    await q.enqueue('later', {}, { runAt: new Date(start + 400) });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(ranAt).toBe(0);
+    await until(() => ranAt > 0);
+    expect(ranAt - start).toBeGreaterThanOrEqual(350);
+  });
+
+  it('retries a failing job and reports the attempt', async () => {
+    make();
+    const attempts: number[] = [];
+    q.register('flaky', async (_p, ctx) => {
+      attempts.push(ctx.attempt);
+      if (ctx.attempt < 3) throw new Error('transient');
+    });
+    await q.start();
+    await q.enqueue('flaky', {}, { attempts: 3, backoffMs: 20 });
+    await until(() => attempts.length === 3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('ignores a second enqueue with the same job id while the first is pending', async () => {
+    make();
+    let runs = 0;
+    q.register('once', async () => {
+      runs += 1;
+    });
+    await q.enqueue('once', {}, { jobId: 'order-1', runAt: new Date(Date.now() + 200) });
+    await q.enqueue('once', {}, { jobId: 'order-1', runAt: new Date(Date.now() + 200) });
+    await q.start();
+    await until(() => runs >= 1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runs).toBe(1);
+  });
+});
