@@ -28,6 +28,7 @@ import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
 import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
 import { vipRoutes } from './modules/vip/vip.routes.js';
 import { payRoutes } from './modules/vip/pay.routes.js';
+import { registerPublishing } from './modules/publish/publish.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -109,6 +110,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  // Publishing: /publish-api/* (outside /api), its /api account calls, and the 沙箱 creator site.
+  await registerPublishing(app, config, c.publishing);
 
   // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {

@@ -69,7 +69,75 @@ const schema = z.object({
   ALIPAY_SELLER_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
   PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+
+  /** AI writing models: JSON list of {id, label, baseURL, model, apiKey, pointsFeature?, capabilities?}; unset = offline writer only. */
+  LLM_MODELS: z.preprocess(emptyToUndefined, z.string().optional().transform((v, ctx) => parseLlmModels(v, ctx))),
+  /** Model used when the user picks none; default: the first of LLM_MODELS, else the offline writer. */
+  LLM_DEFAULT_MODEL: z.preprocess(emptyToUndefined, z.string().optional()),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
+  /** Concurrent writing jobs per worker process. */
+  WRITING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How often an SSE stream re-reads stored events when no in-process signal arrives (another instance writes them). */
+  WRITING_STREAM_POLL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
+  SEARCH_PROVIDER: z.enum(['none', 'bocha', 'tavily', 'searxng']).default('none'),
+  BOCHA_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  BOCHA_API_BASE: z.url().default('https://api.bochaai.com'),
+  TAVILY_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  TAVILY_API_BASE: z.url().default('https://api.tavily.com'),
+  SEARXNG_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
+
+  /** Publishing platforms offered for binding: sandbox (embedded simulated creator site), xiaohongshu, wechat_mp. */
+  PUBLISH_PLATFORMS: z
+    .string()
+    .default('sandbox,xiaohongshu,wechat_mp')
+    .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(['sandbox', 'xiaohongshu', 'wechat_mp'])).min(1, 'must name at least one of sandbox, xiaohongshu, wechat_mp')),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  BROWSER_MAX_CONTEXTS: z.coerce.number().int().min(1).max(32).default(3),
+  BROWSER_IDLE_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** Where the publisher's browser reaches the sandbox platform; default: this server on loopback. */
+  SANDBOX_PLATFORM_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  XHS_CREATOR_URL: z.url().default('https://creator.xiaohongshu.com'),
+  XHS_EDITH_URL: z.url().default('https://edith.xiaohongshu.com'),
+  PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  PUBLISH_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(5000),
+  /** How often comments, mentions and unread counts are fetched for every bound account. */
+  PUBLISH_ENGAGEMENT_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
 });
+
+
+const llmModelSchema = z.object({
+  id: z.string().regex(/^[\w.-]{1,64}$/, 'id: letters, digits, _ . - only'),
+  label: z.string().min(1).max(50),
+  baseURL: z.url(),
+  model: z.string().min(1),
+  apiKey: z.string().min(1),
+  pointsFeature: z.string().optional(),
+  capabilities: z.array(z.string()).default([]),
+});
+export type LlmModelConfig = z.infer<typeof llmModelSchema>;
+
+function parseLlmModels(v: string | undefined, ctx: z.RefinementCtx): LlmModelConfig[] {
+  if (!v) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON list of models' });
+    return [];
+  }
+  const parsed = z.array(llmModelSchema).safeParse(raw);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `[${i.path.join('.')}] ${i.message}` });
+    return [];
+  }
+  const ids = parsed.data.map((m) => m.id);
+  if (new Set(ids).size !== ids.length || ids.includes('offline')) ctx.addIssue({ code: 'custom', message: 'model ids must be unique and not "offline"' });
+  return parsed.data;
+}
 
 export type Config = z.infer<typeof schema>;
 
@@ -99,5 +167,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (cfg.WECHAT_PAY_PUBLIC_KEY) need('WECHAT_PAY_PUBLIC_KEY is set', ['WECHAT_PAY_PUBLIC_KEY_ID']);
   }
   if (cfg.PAYMENT_PROVIDER.includes('alipay')) need('PAYMENT_PROVIDER=alipay', ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_SELLER_ID']);
+  if (cfg.STORAGE_PROVIDER === 's3') throw new ConfigError('Invalid configuration:\n  STORAGE_PROVIDER: s3 is not available yet (the S3-compatible adapter is a stub); use local');
+  if (cfg.SEARCH_PROVIDER === 'bocha') need('SEARCH_PROVIDER=bocha', ['BOCHA_API_KEY']);
+  if (cfg.SEARCH_PROVIDER === 'tavily') need('SEARCH_PROVIDER=tavily', ['TAVILY_API_KEY']);
+  if (cfg.SEARCH_PROVIDER === 'searxng') need('SEARCH_PROVIDER=searxng', ['SEARXNG_URL']);
+  if (cfg.LLM_DEFAULT_MODEL && cfg.LLM_DEFAULT_MODEL !== 'offline' && !cfg.LLM_MODELS.some((m) => m.id === cfg.LLM_DEFAULT_MODEL)) {
+    throw new ConfigError(`Invalid configuration:\n  LLM_DEFAULT_MODEL: no model ${cfg.LLM_DEFAULT_MODEL} in LLM_MODELS`);
+  }
   return cfg;
 }

@@ -25,6 +25,7 @@ import { NoticeService } from './modules/notice/notice.service.js';
 import { FlagsService } from './modules/flags/flags.service.js';
 import { RecallRepo } from './modules/activity/recall.repo.js';
 import { RecallService } from './modules/activity/recall.service.js';
+import { createPublishing } from './modules/publish/publish.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -71,7 +72,20 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const notices = new NoticeService(new NoticeRepo(db), clock);
   const recall = new RecallService(new RecallRepo(db), clock);
 
-  const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)'].filter(Boolean) as string[];
+  const publishing = createPublishing(config, {
+    db,
+    key,
+    clock,
+    log,
+    jobs,
+    publicUrl,
+    dataDir: opts.database ? null : config.DATA_DIR,
+    notify: async (userId, title, content) => {
+      await notices.publish({ title, content, type: 'system', userId });
+    },
+  });
+
+  const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
 
   return {
     config,
@@ -85,9 +99,11 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     jobs,
     integrations: { sms, wechat, payments },
     sandboxes,
-    services: { users, sessions, codes, auth, notices, flags, recall },
+    publishing,
+    services: { users, sessions, codes, auth, notices, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     async close() {
       await jobs.close();
+      await publishing.close();
       redis?.disconnect();
       await database.close();
     },

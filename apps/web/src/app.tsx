@@ -1,14 +1,29 @@
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes } from './routes';
+import { ShellEffects } from './features/shell-effects';
+import { ModalHost } from './features/modals/modal-host';
+import { GlobalOverlay } from './components/global-overlay';
 
-/** Placeholder until the shell lands: proves the server serves the built web app. */
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 10_000 } },
+});
+
+const theme = { token: { colorPrimary: '#1f4e79', borderRadius: 8 } };
+
 export function App() {
   return (
-    <ConfigProvider locale={zhCN}>
-      <main style={{ padding: 48 }}>
-        <h1>砚 Inkstone</h1>
-        <p>AI 写作与多平台发布工作台</p>
-      </main>
+    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <ShellEffects />
+          <AppRoutes />
+          <ModalHost />
+          <GlobalOverlay />
+        </BrowserRouter>
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

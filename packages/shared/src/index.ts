@@ -9,3 +9,5 @@ export * from './api/vip.js';
 export * from './api/notice.js';
 export * from './api/flags.js';
 export * from './api/activity.js';
+export * from './api/writing.js';
+export * from './api/publish.js';

@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Container } from '../container.js';
 import { userCommands } from './user.commands.js';
 import { noticeCommands } from './notice.commands.js';
+import { vipCommands } from './vip.commands.js';
 
 export interface AdminCommand {
   description: string;
@@ -14,6 +15,7 @@ export interface AdminCommand {
 export const commands: Record<string, AdminCommand> = {
   ...userCommands,
   ...noticeCommands,
+  ...vipCommands,
 };
 
 export function requireArg(args: Record<string, string | boolean | undefined>, name: string): string {

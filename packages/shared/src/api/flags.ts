@@ -6,7 +6,7 @@ export const defaultFeatureValues = { [featureKeys.agentState]: false } as const
 
 /**
  * Attributes the web client passes to GrowthBook; rules in the payload target users with them.
- * `id` is also GrowthBook's default hash attribute for percentage rollouts.
+ * `id` is the user id as a string (GrowthBook compares strictly) and the default hash attribute for rollouts.
  */
 export const featureAttributeNames = ['id', 'phone'] as const;
 

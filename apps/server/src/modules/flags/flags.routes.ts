@@ -5,7 +5,7 @@ import { growthbookPayloadSchema, limits } from '@inkstone/shared';
 import type { FlagsService } from './flags.service.js';
 
 const summary =
-  'GrowthBook 功能开关配置（直接返回 {features}，不包 {code,msg,data}）。按用户定向由客户端 GrowthBook 规则完成，属性：id（用户 id，也是默认分桶属性）、phone（手机号；本接口公开，规则里写的手机号人人可见，优先按 id 定向）。无需登录。';
+  'GrowthBook 功能开关配置（直接返回 {features}，不包 {code,msg,data}）。按用户定向由客户端 GrowthBook 规则完成，属性：id（用户 id 的字符串形式，也是默认分桶属性）、phone（资料中的手机号；本接口公开，规则里写的手机号人人可见，优先按 id 定向）。无需登录。';
 
 export function flagsRoutes(deps: { flags: FlagsService }) {
   return async (fastify: FastifyInstance) => {

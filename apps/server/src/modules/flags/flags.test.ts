@@ -22,7 +22,7 @@ const targeted = {
   'agent-state': {
     defaultValue: false,
     rules: [
-      { id: 'by-id', condition: { id: { $in: [7, 42] } }, force: true },
+      { id: 'by-id', condition: { id: { $in: ['7', '42'] } }, force: true },
       { id: 'by-phone', condition: { phone: '13800138000' }, force: true },
     ],
   },
@@ -32,8 +32,8 @@ const targeted = {
   },
 };
 
-/** The real client: GrowthBook loading from our server the way the web app does. */
-async function evaluate(url: string, attributes: Record<string, unknown>) {
+/** The real client: GrowthBook loading from our server, with attributes as the web app sets them (id as a string). */
+async function evaluate(url: string, attributes: { id?: string; phone?: string }) {
   const gb = new GrowthBook({ apiHost: url, clientKey: 'inkstone', attributes, disableCache: true });
   await gb.init({ timeout: 3000 });
   const result = { agentState: gb.isOn('agent-state'), newEditor: gb.getFeatureValue('new-editor', 'missing') };
@@ -62,7 +62,7 @@ describe.each(testDbKinds)('feature flags on %s', (dbKind) => {
     });
 
     it('evaluates to off in the GrowthBook SDK', async () => {
-      expect(await evaluate(t.url, { id: 7 })).toEqual({ agentState: false, newEditor: 'missing' });
+      expect(await evaluate(t.url, { id: '7' })).toEqual({ agentState: false, newEditor: 'missing' });
     });
   });
 
@@ -82,12 +82,12 @@ describe.each(testDbKinds)('feature flags on %s', (dbKind) => {
     });
 
     it('targets users by the id and phone attributes on the client', async () => {
-      expect((await evaluate(t.url, { id: 42 })).agentState).toBe(true);
-      expect((await evaluate(t.url, { id: 8, phone: '13800138000' })).agentState).toBe(true);
-      expect((await evaluate(t.url, { id: 8, phone: '13900139000' })).agentState).toBe(false);
+      expect((await evaluate(t.url, { id: '42' })).agentState).toBe(true);
+      expect((await evaluate(t.url, { id: '8', phone: '13800138000' })).agentState).toBe(true);
+      expect((await evaluate(t.url, { id: '8', phone: '13900139000' })).agentState).toBe(false);
       expect((await evaluate(t.url, {})).agentState).toBe(false);
       const editors = new Set<unknown>();
-      for (let id = 1; id <= 40; id++) editors.add((await evaluate(t.url, { id })).newEditor);
+      for (let id = 1; id <= 40; id++) editors.add((await evaluate(t.url, { id: String(id) })).newEditor);
       expect(editors).toEqual(new Set(['classic', 'tiptap']));
     });
   });

@@ -13,14 +13,22 @@ const toBundle = (r: BundleRow): PointsBundle => ({ id: r.id, name: r.name, poin
 export class CatalogueService {
   constructor(private readonly db: Db) {}
 
-  async plans(includeDisabled = false) {
-    const rows = await this.db.select().from(vipPlans).orderBy(asc(vipPlans.sort), asc(vipPlans.id));
-    return includeDisabled ? rows : rows.filter((r) => r.enabled).map(toPlan);
+  /** What the shop sells. */
+  async plans(): Promise<VipPlan[]> {
+    return (await this.allPlans()).filter((r) => r.enabled).map(toPlan);
   }
 
-  async bundles(includeDisabled = false) {
-    const rows = await this.db.select().from(pointsBundles).orderBy(asc(pointsBundles.sort), asc(pointsBundles.id));
-    return includeDisabled ? rows : rows.filter((r) => r.enabled).map(toBundle);
+  async bundles(): Promise<PointsBundle[]> {
+    return (await this.allBundles()).filter((r) => r.enabled).map(toBundle);
+  }
+
+  /** Everything, disabled included (admin CLI). */
+  async allPlans() {
+    return this.db.select().from(vipPlans).orderBy(asc(vipPlans.sort), asc(vipPlans.id));
+  }
+
+  async allBundles() {
+    return this.db.select().from(pointsBundles).orderBy(asc(pointsBundles.sort), asc(pointsBundles.id));
   }
 
   async plan(id: string): Promise<PlanRow | undefined> {

@@ -71,7 +71,7 @@ export class PointsService {
     } catch (err) {
       if (!(err instanceof DuplicateKey)) throw err;
       const raced = await this.existing(db, userId, key);
-      if (!raced) throw new Error(`ledger key ${key} collided but is not readable`);
+      if (!raced) throw new Error(`ledger key ${key} collided but is not readable`, { cause: err });
       return raced;
     }
   }

@@ -14,12 +14,7 @@ async function featuresFetch(input: RequestInfo | URL, init?: RequestInit): Prom
   const url = String(input instanceof Request ? input.url : input);
   if (!url.includes('/api/features/')) return fetch(input, init);
   const res = await fetch('/api/features', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
+  const body: unknown = await res.json().catch(() => null);
   const payload = body && typeof body === 'object' && 'features' in body ? body : { features: {} };
   return new Response(JSON.stringify(payload), { status: 200, headers: { 'content-type': 'application/json' } });
 }

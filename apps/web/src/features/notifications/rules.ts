@@ -45,7 +45,7 @@ interface Marker {
  */
 export function claimFirstPage(store: KeyValueStore, tabId: string, now: number, expiryMs: number = limits.notificationTabLockMs): boolean {
   const raw = store.getItem(LS.firstPageMarker);
-  let marker: Marker | null = null;
+  let marker: Marker | null;
   try {
     marker = raw ? (JSON.parse(raw) as Marker) : null;
   } catch {

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Browser work running at once (pages doing something); more waits its turn. */
+  maxConcurrent: number;
+  /** A cached account context unused this long is closed. */
+  idleMs: number;
+  screenshotDir: string;
+  log: FastifyBaseLogger;
+}
+
+interface CachedContext {
+  context: BrowserContext;
+  /** The storage state it was created from; a different one replaces the context. */
+  stateKey: string;
+  lastUsed: number;
+  busy: number;
+}
+
+/** Raised when the browser went away under a running operation. */
+export class BrowserCrashedError extends Error {
+  constructor(message = 'browser disconnected') {
+    super(message);
+    this.name = 'BrowserCrashedError';
+  }
+}
+
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/**
+ * One warm chromium, launched on first use, shared by every account: a context per account built
+ * from its (decrypted) storage state and kept for reuse until idle; login pages get their own
+ * context. A disconnected browser is relaunched on the next use; work running at the time fails
+ * with BrowserCrashedError (the caller retries).
+ */
+export class BrowserPool {
+  private browser: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  private readonly contexts = new Map<string, CachedContext>();
+  private readonly queue: PQueue;
+  private readonly marker = `--inkstone-pool=${randomUUID()}`;
+  private sweep: NodeJS.Timeout | undefined;
+  private closed = false;
+  launches = 0;
+  crashes = 0;
+
+  constructor(private readonly opts: BrowserPoolOptions) {
+    this.queue = new PQueue({ concurrency: opts.maxConcurrent });
+  }
+
+  private async getBrowser(): Promise<Browser> {
+    if (this.closed) throw new Error('browser pool is closed');
+    if (this.browser?.isConnected()) return this.browser;
+    if (!this.launching) {
+      this.launching = (async () => {
+        const browser = await chromium.launch({ executablePath: this.opts.executablePath, headless: true, args: [...LAUNCH_ARGS, this.marker] });
+        this.launches += 1;
+        browser.on('disconnected', () => {
+          if (this.browser === browser) this.browser = null;
+          // Every context died with it.
+          this.contexts.clear();
+          if (!this.closed) {
+            this.crashes += 1;
+            this.opts.log.warn('browser disconnected; it will be relaunched on next use');
+          }
+        });
+        this.browser = browser;
+        this.ensureSweep();
+        return browser;
+      })().finally(() => {
+        this.launching = null;
+      });
+    }
+    return this.launching;
+  }
+
+  private ensureSweep() {
+    if (this.sweep) return;
+    this.sweep = setInterval(() => void this.closeIdle(), Math.min(this.opts.idleMs, 30_000));
+    this.sweep.unref();
+  }
+
+  /** Closes cached contexts idle longer than `idleMs`; the browser stays warm. */
+  async closeIdle(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const [key, c] of this.contexts) {
+      if (c.busy === 0 && now - c.lastUsed >= this.opts.idleMs) {
+        this.contexts.delete(key);
+        n += 1;
+        await c.context.close().catch(() => undefined);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Runs `fn` with a page in the context kept for `key` (an account), created from `storageState`
+   * (JSON) when missing or when the state changed. At most `maxConcurrent` run at once.
+   */
+  async withPage<T>(key: string, storageState: string | null, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+    return this.queue.add(async () => {
+      const stateKey = storageState ?? '';
+      let cached = this.contexts.get(key);
+      if (cached && (cached.stateKey !== stateKey || !this.browser?.isConnected())) {
+        if (cached.busy === 0) await cached.context.close().catch(() => undefined);
+        this.contexts.delete(key);
+        cached = undefined;
+      }
+      if (!cached) {
+        const browser = await this.getBrowser();
+        const context = await browser.newContext({
+          storageState: storageState ? (JSON.parse(storageState) as Exclude<Parameters<Browser['newContext']>[0], undefined>['storageState']) : undefined,
+          viewport: { width: 1280, height: 860 },
+          locale: 'zh-CN',
+        });
+        cached = { context, stateKey, lastUsed: Date.now(), busy: 0 };
+        this.contexts.set(key, cached);
+      }
+      const entry = cached;
+      entry.busy += 1;
+      let page: Page | undefined;
+      try {
+        page = await entry.context.newPage();
+        return await fn(page, entry.context);
+      } catch (err) {
+        throw this.translate(err);
+      } finally {
+        entry.busy -= 1;
+        entry.lastUsed = Date.now();
+        await page?.close().catch(() => undefined);
+      }
+    }) as Promise<T>;
+  }
+
+  /**
+   * A page that outlives one call (a QR login waiting for the phone). Not counted against the
+   * concurrency limit while it waits; closed by `release(key)` or when idle.
+   */
+  async openPage(key: string): Promise<Page> {
+    await this.release(key);
+    const browser = await this.getBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
+    this.contexts.set(key, { context, stateKey: `login:${randomUUID()}`, lastUsed: Date.now(), busy: 0 });
+    return context.newPage();
+  }
+
+  /** The live page opened by `openPage(key)`, if any. */
+  livePage(key: string): Page | null {
+    const cached = this.contexts.get(key);
+    if (!cached) return null;
+    cached.lastUsed = Date.now();
+    return cached.context.pages()[0] ?? null;
+  }
+
+  /** Closes the context kept for `key`. */
+  async release(key: string): Promise<boolean> {
+    const cached = this.contexts.get(key);
+    if (!cached) return false;
+    this.contexts.delete(key);
+    await cached.context.close().catch(() => undefined);
+    return true;
+  }
+
+  /** Saves a screenshot for the user; null when the page can no longer be captured. */
+  async saveScreenshot(name: string, image: Buffer | Page | undefined): Promise<string | null> {
+    if (!image) return null;
+    try {
+      const bytes = Buffer.isBuffer(image) ? image : await image.screenshot({ type: 'png', timeout: 5000 });
+      await mkdir(this.opts.screenshotDir, { recursive: true });
+      const file = path.join(this.opts.screenshotDir, `${name.replace(/[^\w-]/g, '_')}.png`);
+      await writeFile(file, bytes);
+      return file;
+    } catch {
+      return null;
+    }
+  }
+
+  private translate(err: unknown): unknown {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (!this.browser?.isConnected() || /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed/i.test(msg)) {
+      return Object.assign(new BrowserCrashedError(msg.split('\n')[0]), { cause: err });
+    }
+    return err;
+  }
+
+  stats() {
+    return { running: this.browser?.isConnected() ?? false, launches: this.launches, crashes: this.crashes, contexts: this.contexts.size, pending: this.queue.size, active: this.queue.pending };
+  }
+
+  /** PID of the browser process (found by our marker among this process's children); tests kill it. */
+  async browserPid(): Promise<number | null> {
+    if (!this.browser) return null;
+    for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cmd = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (!cmd.includes(this.marker) || cmd.includes('--type=')) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid) return Number(entry);
+    }
+    return null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweep);
+    for (const c of this.contexts.values()) await c.context.close().catch(() => undefined);
+    this.contexts.clear();
+    const b = this.browser ?? (this.launching ? await this.launching.catch(() => null) : null);
+    this.browser = null;
+    await b?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
+import { OFFLINE_LABEL, OfflineWriter } from './offline.js';
+import { OpenAiCompatibleLlm } from './openai-compatible.js';
+import { LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmChunk, type LlmClient } from './types.js';
+
+async function collect(llm: LlmClient, content: string) {
+  const chunks: LlmChunk[] = [];
+  for await (const c of llm.stream({ messages: [{ role: 'system', content: '你是写作助手' }, { role: 'user', content }] })) chunks.push(c);
+  const text = chunks.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('');
+  return { chunks, text };
+}
+
+let standin: OpenAiStandin;
+beforeAll(async () => {
+  standin = await startOpenAiStandin({ model: 'deepseek-chat' });
+});
+afterAll(async () => {
+  await standin?.close();
+});
+
+const implementations: Array<[string, () => LlmClient]> = [
+  ['offline', () => new OfflineWriter()],
+  ['openai-compatible', () => new OpenAiCompatibleLlm({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1 })],
+];
+
+describe.each(implementations)('LLM contract: %s', (_name, make) => {
+  it('streams text in several chunks and ends with finish', async () => {
+    const { chunks, text } = await collect(make(), '写一篇关于城市骑行通勤的文章。骑行让通勤更健康，也更省钱。');
+    expect(chunks.filter((c) => c.type === 'text').length).toBeGreaterThan(1);
+    expect(text.length).toBeGreaterThan(10);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('declares whether it is an AI model', () => {
+    expect(typeof make().isAi).toBe('boolean');
+  });
+});
+
+describe('offline writer', () => {
+  it('labels its output as not AI and builds a structured draft from the user input', async () => {
+    const llm = new OfflineWriter();
+    expect(llm.isAi).toBe(false);
+    const { text } = await collect(llm, '城市骑行通勤的好处。骑行让通勤更健康，也更省钱。很多城市正在修建自行车专用道。');
+    expect(text.split('\n')[0]).toBe(OFFLINE_LABEL);
+    expect(text).toContain('# ');
+    expect(text).toContain('## 导语');
+    expect(text).toContain('骑行让通勤更健康');
+    expect(text).toMatch(/## 一、/);
+  });
+});
+
+describe('openai-compatible adapter against the stand-in', () => {
+  const make = (over: Partial<{ apiKey: string; maxRetries: number }> = {}) =>
+    new OpenAiCompatibleLlm({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: over.apiKey ?? standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1, maxRetries: over.maxRetries });
+
+  it('sends the Bearer key, asks for usage and reports reasoning before content, then usage', async () => {
+    standin.script.push({ kind: 'reply', reply: { reasoning: '先想一想用户要什么。', content: '这是正文内容，共有若干字。', keepAlive: true } });
+    const { chunks, text } = await collect(make(), '你好');
+    expect(text).toBe('这是正文内容，共有若干字。');
+    const kinds = chunks.map((c) => c.type);
+    expect(kinds.indexOf('reasoning')).toBeLessThan(kinds.indexOf('text'));
+    const usage = chunks.find((c) => c.type === 'usage');
+    expect(usage).toMatchObject({ type: 'usage', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } });
+    const req = standin.received.at(-1)!;
+    expect(req.stream).toBe(true);
+    expect(req.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('a wrong key is an upstream error, not retried', async () => {
+    const before = standin.received.length;
+    await expect(collect(make({ apiKey: 'sk-wrong' }), '你好')).rejects.toBeInstanceOf(LlmUpstreamError);
+    expect(standin.received.length).toBe(before);
+  });
+
+  it('retries 429 and 503 with backoff, then succeeds', async () => {
+    const before = standin.received.length;
+    standin.script.push(
+      { kind: 'http-error', status: 429, error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+      { kind: 'http-error', status: 503, error: { message: 'Server overloaded', type: 'server_error' } },
+      { kind: 'reply', reply: { content: '重试成功' } },
+    );
+    const { text } = await collect(make(), '你好');
+    expect(text).toBe('重试成功');
+    expect(standin.received.length - before).toBe(3);
+  });
+
+  it('gives up on persistent 429 with a rate-limited error', async () => {
+    for (let i = 0; i < 3; i++) standin.script.push({ kind: 'http-error', status: 429, error: { message: 'Throttling', code: 'Throttling.RateQuota' } });
+    await expect(collect(make({ maxRetries: 2 }), '你好')).rejects.toBeInstanceOf(LlmRateLimitedError);
+  });
+
+  it.each([
+    ['DashScope data_inspection_failed', 400, 'data_inspection_failed'],
+    ['Zhipu 1301', 400, '1301'],
+    ['Spark 10013', 400, '10013'],
+  ])('never retries a content-safety refusal (%s)', async (_v, status, code) => {
+    const before = standin.received.length;
+    standin.script.push({ kind: 'http-error', status, error: { message: 'Input data may contain inappropriate content.', code } });
+    standin.script.push({ kind: 'reply', reply: { content: '不应到达' } });
+    await expect(collect(make(), '你好')).rejects.toBeInstanceOf(LlmContentFilteredError);
+    expect(standin.received.length - before).toBe(1);
+    standin.script.length = 0;
+  });
+
+  it('an error object mid-stream fails after the partial text was delivered', async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '第一段内容已经输出了。第二段不会到达。', chunkChars: 4, errorAfterChunks: { after: 2, error: { message: 'Output data may contain inappropriate content.', code: 'data_inspection_failed' } } } });
+    const got: string[] = [];
+    const llm = make();
+    await expect((async () => {
+      for await (const c of llm.stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') got.push(c.text);
+    })()).rejects.toBeInstanceOf(LlmContentFilteredError);
+    expect(got.join('')).toBe('第一段内容已经输');
+  });
+
+  it('finish_reason content_filter or sensitive is a content-safety error', async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '部分内容', finishReason: 'content_filter' } });
+    await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmContentFilteredError);
+    standin.script.push({ kind: 'reply', reply: { content: '部分内容', finishReason: 'sensitive' } });
+    await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmContentFilteredError);
+  });
+
+  it('a server error mid-stream is an upstream error and is not retried after text was streamed', async () => {
+    const before = standin.received.length;
+    standin.script.push({ kind: 'reply', reply: { content: '一二三四五六七八九十', chunkChars: 2, errorAfterChunks: { after: 1, error: { message: 'internal error', type: 'server_error', code: 'internal_error' } } } });
+    await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmUpstreamError);
+    expect(standin.received.length - before).toBe(1);
+  });
+});

@@ -1,0 +1,140 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { LlmContentFilteredError, LlmError, LlmRateLimitedError, LlmUpstreamError, type LlmChunk, type LlmClient, type LlmRequest } from './types.js';
+
+export interface OpenAiCompatibleOptions {
+  id: string;
+  label: string;
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Attempts after the first for 429 / 5xx / connection failures, before anything was streamed. */
+  maxRetries?: number;
+  /** First backoff; doubled per retry, with jitter; a Retry-After header wins when shorter than 30 s. */
+  retryBaseMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Content-safety refusals by vendor (notes/integrations.md): DashScope `data_inspection_failed` (HTTP 400, also
+ * mid-stream), Zhipu 1301, iFlytek Spark 10013 (input) / 10014 (output) / 10019, OpenAI-style `content_filter`.
+ */
+const CONTENT_FILTER_CODES = new Set(['data_inspection_failed', 'DataInspectionFailed', '1301', '10013', '10014', '10019', 'content_filter', 'sensitive']);
+/** Quota and throttling codes reported in the error body: Zhipu 1302-1305, Spark 11200-11203, DashScope Throttling*. */
+const RATE_LIMIT_CODES = /^(1302|1303|1304|1305|1120[0-3]|Throttling.*|rate_limit_exceeded)$/;
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+const codeOf = (err: APIError): string => {
+  const e = err.error as { code?: unknown; type?: unknown } | undefined;
+  const code = e?.code ?? err.code ?? e?.type ?? err.type;
+  return code === undefined || code === null ? '' : String(code);
+};
+
+/** Maps an SDK error to ours; `retryable` says whether another attempt may help. */
+export function classifyLlmError(err: unknown): { error: LlmError; retryable: boolean; retryAfterMs?: number } {
+  if (err instanceof LlmError) return { error: err, retryable: false };
+  if (err instanceof APIUserAbortError) return { error: new LlmUpstreamError('aborted', 'abort'), retryable: false };
+  if (err instanceof APIConnectionError) return { error: new LlmUpstreamError(`connection failed: ${err.message}`, 'connection'), retryable: true };
+  if (err instanceof APIError) {
+    const code = codeOf(err);
+    const type = String((err.error as { type?: unknown } | undefined)?.type ?? err.type ?? '');
+    const message = err.message;
+    if (CONTENT_FILTER_CODES.has(code) || CONTENT_FILTER_CODES.has(type) || /data_inspection_failed|inappropriate content/i.test(message)) {
+      return { error: new LlmContentFilteredError(message, code || String(err.status)), retryable: false };
+    }
+    const retryAfter = Number(err.headers?.get('retry-after'));
+    const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 && retryAfter <= 30 ? retryAfter * 1000 : undefined;
+    if (err.status === 429 || RATE_LIMIT_CODES.test(code)) {
+      return { error: new LlmRateLimitedError(message, code || String(err.status)), retryable: true, retryAfterMs };
+    }
+    if (err.status !== undefined && RETRY_STATUSES.has(err.status)) {
+      return { error: new LlmUpstreamError(message, code || String(err.status)), retryable: true, retryAfterMs };
+    }
+    return { error: new LlmUpstreamError(message, code || String(err.status ?? 'stream')), retryable: false };
+  }
+  return { error: new LlmUpstreamError(err instanceof Error ? err.message : String(err)), retryable: false };
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+interface DeltaWithReasoning {
+  content?: string | null;
+  reasoning_content?: string | null;
+}
+
+/** Any OpenAI-compatible chat-completions endpoint (DeepSeek, Qwen, Spark, Kimi, GLM, Doubao, Ollama, vLLM...). */
+export class OpenAiCompatibleLlm implements LlmClient {
+  readonly isAi = true;
+  readonly id: string;
+  readonly label: string;
+  private readonly client: OpenAI;
+  private readonly maxRetries: number;
+  private readonly retryBaseMs: number;
+
+  constructor(private readonly opts: OpenAiCompatibleOptions) {
+    this.id = opts.id;
+    this.label = opts.label;
+    this.maxRetries = opts.maxRetries ?? 3;
+    this.retryBaseMs = opts.retryBaseMs ?? 1000;
+    // Retries are ours (the SDK would also retry 409 and cannot tell content-safety refusals apart).
+    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
+  }
+
+  async *stream(req: LlmRequest): AsyncIterable<LlmChunk> {
+    for (let attempt = 0; ; attempt++) {
+      let yielded = false;
+      try {
+        const stream = await this.client.chat.completions.create(
+          {
+            model: this.opts.model,
+            messages: req.messages,
+            stream: true,
+            stream_options: { include_usage: true },
+            ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
+            ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+          },
+          { signal: req.signal },
+        );
+        let finish: string | null = null;
+        for await (const chunk of stream) {
+          if (chunk.usage) {
+            yielded = true;
+            yield {
+              type: 'usage',
+              usage: { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens },
+            };
+          }
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = (choice.delta ?? {}) as DeltaWithReasoning;
+          if (delta.reasoning_content) {
+            yielded = true;
+            yield { type: 'reasoning', text: delta.reasoning_content };
+          }
+          if (delta.content) {
+            yielded = true;
+            yield { type: 'text', text: delta.content };
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
+        }
+        if (finish === 'content_filter' || (finish as string | null) === 'sensitive') {
+          throw new LlmContentFilteredError(`finish_reason ${finish}`, finish ?? undefined);
+        }
+        yield { type: 'finish', reason: finish ?? 'stop' };
+        return;
+      } catch (err) {
+        const { error, retryable, retryAfterMs } = classifyLlmError(err);
+        // Once text reached the caller a retry would duplicate it: the caller keeps the partial text instead.
+        if (!retryable || yielded || attempt >= this.maxRetries || req.signal?.aborted) throw error;
+        const backoff = retryAfterMs ?? this.retryBaseMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+        await sleep(backoff, req.signal);
+      }
+    }
+  }
+}

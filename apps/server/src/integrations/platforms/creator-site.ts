@@ -1,0 +1,235 @@
+import type { Page } from 'playwright-core';
+import { BrowserCrashedError, type BrowserPool } from '../../browser/pool.js';
+import { loadImages, type ImageFile } from './images.js';
+import {
+  LoginGoneError,
+  PlatformError,
+  SessionExpiredError,
+  TransientPlatformError,
+  type AccountProfile,
+  type LoginStart,
+  type PlatformAdapter,
+  type PlatformComment,
+  type PlatformId,
+  type PlatformLimits,
+  type PublishContent,
+  type PublishOptions,
+  type PublishResult,
+  type ScanState,
+  type SessionBlob,
+  type UnreadCounts,
+} from './types.js';
+
+export interface SiteNote {
+  id: string;
+  title: string;
+  url: string;
+  createdAt: Date;
+  status: PublishResult['status'];
+}
+
+const LOGIN_TTL_MS = 5 * 60_000;
+
+/**
+ * Browser automation of a creator website, shared by the sandbox platform and Xiaohongshu: the
+ * pool, the QR-login lifecycle, session-expiry detection, screenshots and error translation live
+ * here; each site supplies its pages and selectors through the abstract steps.
+ */
+export abstract class CreatorSiteAdapter implements PlatformAdapter {
+  abstract readonly id: PlatformId;
+  abstract readonly label: string;
+  abstract readonly sandbox: boolean;
+  abstract readonly limits: PlatformLimits;
+
+  constructor(protected readonly pool: BrowserPool) {}
+
+  // --- site steps -----------------------------------------------------------------------------
+  protected abstract loginUrl(): string;
+  /** Brings the QR into view and returns its image as a data: URL. */
+  protected abstract readQr(page: Page): Promise<string>;
+  /** The scan state while still on the login page. */
+  protected abstract readScanState(page: Page): Promise<ScanState>;
+  protected abstract isLoggedIn(page: Page): Promise<boolean>;
+  /** Opens the publish page; false when the site sent us to its login page. */
+  protected abstract openPublishPage(page: Page): Promise<boolean>;
+  protected abstract readProfile(page: Page): Promise<AccountProfile>;
+  /** Fills the form; must call `beforeSubmit` right before the final click and return the outcome. */
+  protected abstract fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult>;
+  protected abstract listNotes(page: Page): Promise<SiteNote[]>;
+  protected abstract fetchUnread(page: Page | null, session: SessionBlob): Promise<UnreadCounts>;
+  protected abstract fetchComments(page: Page | null, session: SessionBlob): Promise<PlatformComment[]>;
+  protected abstract fetchTopics(page: Page | null, session: SessionBlob, keyword: string): Promise<string[]>;
+  /** Extra hint for the scan step (the sandbox gives its phone page URL). */
+  protected scanHint(_page: Page): Promise<Record<string, string>> {
+    return Promise.resolve({});
+  }
+
+  // --- login ----------------------------------------------------------------------------------
+  async startLogin(ownerKey: string): Promise<LoginStart> {
+    const key = `login:${this.id}:${ownerKey}`;
+    const page = await this.pool.openPage(key);
+    try {
+      await page.goto(this.loginUrl(), { waitUntil: 'domcontentloaded', timeout: 30_000 });
+      const qrImage = await this.readQr(page);
+      return { state: JSON.stringify({ key, ...(await this.scanHint(page)) }), qrImage, expiresInMs: LOGIN_TTL_MS };
+    } catch (err) {
+      await this.pool.release(key);
+      throw this.wrap(err, '打开登录页失败');
+    }
+  }
+
+  private loginPage(state: string): Page {
+    const { key } = JSON.parse(state) as { key: string };
+    const page = this.pool.livePage(key);
+    if (!page || page.isClosed()) throw new LoginGoneError('登录已失效，请重新获取二维码');
+    return page;
+  }
+
+  async pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null }> {
+    let page: Page;
+    try {
+      page = this.loginPage(state);
+    } catch {
+      return { scanState: 'expired' };
+    }
+    try {
+      if (await this.isLoggedIn(page)) return { scanState: 'confirmed' };
+      return { scanState: await this.readScanState(page) };
+    } catch (err) {
+      // A navigation under way (the site moving on after the scan) is not a failure.
+      if (/navigat|Execution context was destroyed/i.test(String(err))) return { scanState: 'scanned' };
+      throw this.wrap(err, '读取扫码状态失败');
+    }
+  }
+
+  async completeLogin(state: string): Promise<{ session: SessionBlob; profile: AccountProfile }> {
+    const page = this.loginPage(state);
+    try {
+      if (!(await this.isLoggedIn(page))) {
+        await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => undefined);
+        if (!(await this.isLoggedIn(page))) throw new PlatformError('尚未在手机上确认登录');
+      }
+      if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录未完成');
+      const profile = await this.readProfile(page);
+      const session = JSON.stringify(await page.context().storageState());
+      return { session, profile };
+    } catch (err) {
+      throw this.wrap(err, '读取登录信息失败');
+    } finally {
+      await this.cancelLogin(state);
+    }
+  }
+
+  async cancelLogin(state: string): Promise<void> {
+    try {
+      await this.pool.release((JSON.parse(state) as { key: string }).key);
+    } catch {
+      // Nothing to free.
+    }
+  }
+
+  // --- account --------------------------------------------------------------------------------
+  async checkSession(accountKey: string, session: SessionBlob): Promise<AccountProfile> {
+    return this.pool.withPage(`acct:${accountKey}`, session, async (page) => {
+      try {
+        if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
+        return await this.readProfile(page);
+      } catch (err) {
+        throw this.wrap(err, '检查登录状态失败');
+      }
+    });
+  }
+
+  async publish(accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult> {
+    const images = await loadImages(content.images);
+    return this.pool.withPage(`acct:${accountKey}`, session, async (page, context) => {
+      let evidence: Buffer | undefined;
+      try {
+        if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
+        const result = await this.fillAndSubmit(page, content, images, {
+          ...opts,
+          beforeSubmit: async () => {
+            // What the page looked like just before submitting: kept in case the browser dies next.
+            evidence = await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined);
+            await opts.beforeSubmit();
+          },
+        });
+        const after = JSON.stringify(await context.storageState());
+        return after !== session ? { ...result, session: after } : result;
+      } catch (err) {
+        const wrapped = this.wrap(err, '发布失败');
+        wrapped.screenshot = (await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined)) ?? evidence;
+        throw wrapped;
+      }
+    });
+  }
+
+  async findPublished(accountKey: string, session: SessionBlob, content: PublishContent, since: Date): Promise<PublishResult | null> {
+    const notes = await this.notes(accountKey, session);
+    const title = content.title.trim();
+    // The site's clock and ours may differ a little.
+    const hit = notes.find((n) => n.title === title && n.createdAt.getTime() >= since.getTime() - 60_000);
+    return hit ? { status: hit.status, url: hit.url, noteId: hit.id } : null;
+  }
+
+  async publishStatus(accountKey: string, session: SessionBlob, noteId: string): Promise<PublishResult> {
+    const hit = (await this.notes(accountKey, session)).find((n) => n.id === noteId);
+    if (!hit) return { status: 'reviewing', url: null, noteId };
+    return { status: hit.status, url: hit.url, noteId };
+  }
+
+  private notes(accountKey: string, session: SessionBlob): Promise<SiteNote[]> {
+    return this.pool.withPage(`acct:${accountKey}`, session, async (page) => {
+      try {
+        return await this.listNotes(page);
+      } catch (err) {
+        throw this.wrap(err, '读取笔记列表失败');
+      }
+    });
+  }
+
+  async stats(accountKey: string, session: SessionBlob): Promise<{ followerCount: number; noteCount: number }> {
+    const p = await this.checkSession(accountKey, session);
+    return { followerCount: p.followerCount ?? 0, noteCount: p.noteCount ?? 0 };
+  }
+
+  releaseAccount(accountKey: string): Promise<boolean> {
+    return this.pool.release(`acct:${accountKey}`);
+  }
+
+  unreadCounts(_accountKey: string, session: SessionBlob): Promise<UnreadCounts> {
+    return this.fetchUnread(null, session);
+  }
+
+  comments(_accountKey: string, session: SessionBlob): Promise<PlatformComment[]> {
+    return this.fetchComments(null, session);
+  }
+
+  searchTopics(_accountKey: string, session: SessionBlob, keyword: string): Promise<string[]> {
+    return this.fetchTopics(null, session, keyword);
+  }
+
+  /** Playwright timeouts and crashes become typed, retryable errors; typed errors pass through. */
+  protected wrap(err: unknown, what: string): PlatformError {
+    if (err instanceof PlatformError) return err;
+    if (err instanceof BrowserCrashedError) return Object.assign(new TransientPlatformError(`${what}：浏览器异常退出`), { cause: err });
+    const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    if (/Timeout|timed out/i.test(msg)) return Object.assign(new TransientPlatformError(`${what}：页面响应超时`), { cause: err });
+    if (/closed|disconnected|crash/i.test(msg)) return Object.assign(new TransientPlatformError(`${what}：浏览器异常退出`), { cause: err });
+    if (/net::|ECONNREFUSED|fetch failed/i.test(msg)) return Object.assign(new TransientPlatformError(`${what}：网络异常`), { cause: err });
+    return Object.assign(new TransientPlatformError(`${what}：${msg}`), { cause: err });
+  }
+}
+
+/** `name=value; ...` for the cookies of a storage state that apply to `url`. */
+export function cookieHeader(session: SessionBlob, url: string): string {
+  const u = new URL(url);
+  const state = JSON.parse(session) as { cookies?: Array<{ name: string; value: string; domain: string; path: string }> };
+  return (state.cookies ?? [])
+    .filter((c) => {
+      const d = c.domain.replace(/^\./, '');
+      return (u.hostname === d || u.hostname.endsWith(`.${d}`)) && u.pathname.startsWith(c.path || '/');
+    })
+    .map((c) => `${c.name}=${c.value}`)
+    .join('; ');
+}

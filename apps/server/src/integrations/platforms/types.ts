@@ -1,0 +1,174 @@
+/**
+ * One interface for every publishing platform. Shared code (binding, publishing jobs, engagement)
+ * only talks to this; nothing outside `integrations/platforms/<vendor>` knows a platform's quirks.
+ */
+export const platformIds = ['sandbox', 'xiaohongshu', 'wechat_mp'] as const;
+export type PlatformId = (typeof platformIds)[number];
+
+export interface PlatformLimits {
+  /** Counted CJK-aware (see `textLength`). */
+  titleMax: number;
+  titleRequired: boolean;
+  bodyMax: number;
+  imagesMin: number;
+  imagesMax: number;
+  topicsMax: number;
+  /**
+   * 'native': the platform holds a scheduled note (the job runs now and passes the time on);
+   * 'queue': our job waits until the time; null: scheduling not offered.
+   */
+  schedule: { mode: 'native' | 'queue'; minAheadMs: number; maxAheadMs: number } | null;
+}
+
+export interface PublishContent {
+  title: string;
+  /** HTML or plain text; adapters convert to what the platform takes. */
+  body: string;
+  /** data: URLs or http(s) URLs. */
+  images: string[];
+  /** Without the leading '#'. */
+  topics: string[];
+}
+
+export interface AccountProfile {
+  platformUserId: string;
+  accountName: string;
+  avatar: string | null;
+  followerCount?: number;
+  noteCount?: number;
+}
+
+/** The platform session, kept encrypted at rest: browser storage state JSON, or API credentials. */
+export type SessionBlob = string;
+
+export type ScanState = 'waiting' | 'scanned' | 'confirmed' | 'expired' | 'failed';
+
+export interface LoginStart {
+  /** Opaque to shared code; stored encrypted and handed back to poll/complete. */
+  state: string;
+  /** data: URL of the QR to show, or null when the login needs no scan (API credentials). */
+  qrImage: string | null;
+  expiresInMs: number;
+}
+
+export interface UnreadCounts {
+  unread_count: number;
+  likes: number;
+  connections: number;
+  mentions: number;
+}
+
+export interface PlatformComment {
+  id: string;
+  noteId: string | null;
+  noteTitle: string | null;
+  author: string;
+  content: string;
+  createdAt: Date;
+}
+
+export interface PublishOptions {
+  /** For 'native' scheduling. */
+  scheduleAt?: Date;
+  /** Written durably by the caller just before the final submit (the idempotency marker). */
+  beforeSubmit(): Promise<void>;
+}
+
+export interface PublishResult {
+  status: 'published' | 'scheduled' | 'reviewing';
+  url: string | null;
+  noteId: string | null;
+  /** The session after the run (cookies refreshed), when it changed. */
+  session?: SessionBlob;
+}
+
+export interface PlatformAdapter {
+  readonly id: PlatformId;
+  readonly label: string;
+  /** True for the embedded simulated site; the UI marks it 沙箱. */
+  readonly sandbox: boolean;
+  readonly limits: PlatformLimits;
+
+  startLogin(ownerKey: string, input: Record<string, unknown>): Promise<LoginStart>;
+  pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null }>;
+  completeLogin(state: string): Promise<{ session: SessionBlob; profile: AccountProfile }>;
+  /** Frees whatever the login holds (a browser page). Safe to call twice. */
+  cancelLogin(state: string): Promise<void>;
+
+  /** Throws SessionExpiredError when the platform no longer accepts the session. */
+  checkSession(accountKey: string, session: SessionBlob): Promise<AccountProfile>;
+  publish(accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult>;
+  /** After an interrupted submit: the note if it reached the platform (looked up in its notes list). */
+  findPublished(accountKey: string, session: SessionBlob, content: PublishContent, since: Date): Promise<PublishResult | null>;
+  publishStatus(accountKey: string, session: SessionBlob, noteId: string): Promise<PublishResult>;
+  unreadCounts(accountKey: string, session: SessionBlob): Promise<UnreadCounts>;
+  comments(accountKey: string, session: SessionBlob): Promise<PlatformComment[]>;
+  stats(accountKey: string, session: SessionBlob): Promise<{ followerCount: number; noteCount: number }>;
+  /** Frees what the account holds in this process (its browser context). */
+  releaseAccount?(accountKey: string): Promise<boolean>;
+  /** Topic suggestions the platform offers for a keyword (empty when it has none). */
+  searchTopics(accountKey: string, session: SessionBlob, keyword: string): Promise<string[]>;
+}
+
+/** Typed failures. Shared code decides retry / account state from the class only. */
+export class PlatformError extends Error {
+  /** Worth retrying: network trouble, a crashed browser, a slow page. */
+  readonly transient: boolean = false;
+  screenshot?: Buffer;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** The platform logged the account out: the account is marked expired and the user must log in again. */
+export class SessionExpiredError extends PlatformError {}
+/** The platform demands a captcha / slider; a person must intervene (log in again in a browser). */
+export class CaptchaError extends PlatformError {}
+/** The platform refused the content (sensitive words, limits). */
+export class ContentRejectedError extends PlatformError {}
+/** Too many actions: retry later. */
+export class RateLimitedError extends PlatformError {
+  override readonly transient = true;
+}
+/** Anything else that may pass on retry (timeouts, network, browser crash). */
+export class TransientPlatformError extends PlatformError {
+  override readonly transient = true;
+}
+/** The login state is unknown or gone (process restarted, QR expired). */
+export class LoginGoneError extends PlatformError {}
+
+/** Length as the platforms count it: a CJK character (or any non-ASCII) counts 1, two ASCII characters count 1, rounded up. */
+export function textLength(text: string): number {
+  let ascii = 0;
+  let wide = 0;
+  for (const ch of text) {
+    if (ch.codePointAt(0)! < 0x80) ascii += 1;
+    else wide += 1;
+  }
+  return wide + Math.ceil(ascii / 2);
+}
+
+/** HTML to plain text with paragraph breaks (platform editors take text). */
+export function htmlToText(html: string): string {
+  if (!/<[a-z][\s\S]*>/i.test(html)) return html.trim();
+  return html
+    .replace(/<\s*br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|li|blockquote)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Decodes a data: URL image (the only inline form we accept) into bytes and a file name. */
+export function decodeDataImage(url: string, index: number): { name: string; mimeType: string; buffer: Buffer } | null {
+  const m = /^data:(image\/(png|jpe?g|gif|webp));base64,(.+)$/i.exec(url);
+  if (!m) return null;
+  const ext = m[2]!.toLowerCase() === 'jpeg' ? 'jpg' : m[2]!.toLowerCase();
+  return { name: `image-${index + 1}.${ext}`, mimeType: m[1]!.toLowerCase(), buffer: Buffer.from(m[3]!, 'base64') };
+}

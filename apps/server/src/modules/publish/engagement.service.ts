@@ -1,0 +1,116 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { JobQueue } from '../../jobs/types.js';
+import { SessionExpiredError } from '../../integrations/platforms/types.js';
+import type { AccountService } from './account.service.js';
+import { detectIntents, suggestReply } from './intent.js';
+import type { PublishRepo } from './publish.repo.js';
+import { suggestTopics } from './tags.js';
+
+export const ENGAGEMENT_JOB = 'publish.engagement';
+
+/**
+ * Comments, mentions and unread counts, fetched per account on a schedule (a recurring job) and
+ * stored, so the shell's 15 s polling reads the database only.
+ */
+export class EngagementService {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly repo: PublishRepo,
+    private readonly accounts: AccountService,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  registerJobs() {
+    this.jobs.register<{ accountId: number }>(ENGAGEMENT_JOB, (p) => this.sync(p.accountId).then(() => undefined), { concurrency: 1 });
+  }
+
+  /** Queues a sync now (after binding) and then every `intervalMs` for every active account. */
+  async queueSync(accountId: number) {
+    await this.jobs.enqueue(ENGAGEMENT_JOB, { accountId }, { jobId: `eng-${accountId}` });
+  }
+
+  start(intervalMs: number) {
+    const tick = async () => {
+      for (const a of await this.repo.activeAccounts()) await this.queueSync(a.id);
+    };
+    this.timer = setInterval(() => void tick().catch((err: unknown) => this.log.error({ err }, 'engagement tick failed')), intervalMs);
+    this.timer.unref();
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  /** Reads unread counts, comments and stats for one account; returns the number of new comments. */
+  async sync(accountId: number): Promise<number> {
+    const account = await this.repo.account(accountId);
+    if (!account || account.status !== 'active') return 0;
+    const adapter = this.accounts.adapter(account.platform);
+    const key = String(account.id);
+    try {
+      const session = this.accounts.openSession(account);
+      const [unread, comments, stats] = await Promise.all([adapter.unreadCounts(key, session), adapter.comments(key, session), adapter.stats(key, session)]);
+      const fresh = await this.repo.insertComments(
+        comments.map((c) => ({
+          accountId: account.id,
+          userId: account.userId,
+          platformCommentId: c.id,
+          noteId: c.noteId,
+          noteTitle: c.noteTitle,
+          author: c.author,
+          content: c.content,
+          intents: detectIntents(c.content).intents,
+          commentedAt: c.createdAt,
+          fetchedAt: this.clock.now(),
+        })),
+      );
+      await this.repo.updateAccount(account.id, {
+        unread,
+        followerCount: stats.followerCount,
+        noteCount: stats.noteCount,
+        lastSyncedAt: this.clock.now(),
+      });
+      return fresh;
+    } catch (err) {
+      if (err instanceof SessionExpiredError) {
+        await this.accounts.markExpired(account, '登录已失效');
+        return 0;
+      }
+      this.log.warn({ err, accountId }, 'engagement sync failed');
+      throw err;
+    }
+  }
+
+  async intentComments(userId: number, q: { accountId: number; pageNum: number; pageSize: number }) {
+    await this.accounts.ownAccount(userId, q.accountId);
+    const { rows, total } = await this.repo.intentComments(q.accountId, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    return {
+      records: rows.map((r) => {
+        const { intents, matched } = detectIntents(r.content);
+        return {
+          id: r.id,
+          accountId: r.accountId,
+          noteId: r.noteId,
+          noteTitle: r.noteTitle,
+          author: r.author,
+          content: r.content,
+          intents,
+          matched,
+          suggestedReply: suggestReply(intents),
+          commentedAt: r.commentedAt.toISOString(),
+        };
+      }),
+      total,
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    };
+  }
+
+  tags(text: string) {
+    return { tags: suggestTopics(text, 10) };
+  }
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../clock.js';
+import type { JobQueue } from '../../jobs/types.js';
+import { BrowserPool } from '../../browser/pool.js';
+import { createPlatforms } from '../../integrations/platforms/index.js';
+import { SandboxSite } from '../../integrations/platforms/sandbox-site.js';
+import { AccountService } from './account.service.js';
+import { EngagementService } from './engagement.service.js';
+import { PublishRepo } from './publish.repo.js';
+import { PublishService } from './publish.service.js';
+import { publishApiRoutes, publishRoutes } from './publish.routes.js';
+
+export interface PublishingDeps {
+  db: Db;
+  key: Buffer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  jobs: JobQueue;
+  publicUrl: string;
+  /** Null when the database was handed in (tests): nothing is written under DATA_DIR but screenshots. */
+  dataDir: string | null;
+  notify(userId: number, title: string, content: string): Promise<void>;
+}
+
+export const hasRole = (config: Config, role: string) => config.ROLES.split(',').map((r) => r.trim()).includes(role);
+
+/** Wires the publishing area: browser pool, platforms (with the embedded sandbox site), services and jobs. */
+export function createPublishing(config: Config, deps: PublishingDeps) {
+  const runtime = { sandboxBaseUrl: config.SANDBOX_PLATFORM_URL ?? null as string | null };
+  const pool = new BrowserPool({
+    executablePath: config.CHROMIUM_PATH,
+    maxConcurrent: config.BROWSER_MAX_CONTEXTS,
+    idleMs: config.BROWSER_IDLE_MS,
+    screenshotDir: path.resolve(config.DATA_DIR, 'publish-screenshots'),
+    log: deps.log,
+  });
+  const sandboxSite = config.PUBLISH_PLATFORMS.includes('sandbox') ? new SandboxSite(deps.publicUrl, deps.dataDir) : null;
+  const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl });
+  const repo = new PublishRepo(deps.db);
+  const holder: { engagement?: EngagementService } = {};
+  const accounts = new AccountService(repo, platforms, deps.key, deps.clock, deps.log, deps.notify, async (id) => holder.engagement?.queueSync(id));
+  const publishing = new PublishService(repo, accounts, deps.jobs, pool, deps.clock, deps.log, {
+    maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
+    backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
+  });
+  const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log);
+  holder.engagement = engagement;
+  // Browser work runs where the publisher role runs.
+  if (hasRole(config, 'publisher')) {
+    publishing.registerJobs(config.BROWSER_MAX_CONTEXTS);
+    engagement.registerJobs();
+  }
+  return {
+    pool,
+    sandboxSite,
+    platforms,
+    repo,
+    accounts,
+    publishing,
+    engagement,
+    runtime,
+    sandbox: sandboxSite !== null,
+    async close() {
+      engagement.stop();
+      await pool.close();
+    },
+  };
+}
+
+export type Publishing = ReturnType<typeof createPublishing>;
+
+/** Routes (`/publish-api/*`, the `/api` account calls, the sandbox site) and the publisher's start-up work. */
+export async function registerPublishing(app: FastifyInstance, config: Config, p: Publishing): Promise<void> {
+  const deps = { accounts: p.accounts, publishing: p.publishing, engagement: p.engagement };
+  await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
+  await app.register(publishRoutes(deps), { prefix: '/api' });
+  if (p.sandboxSite) await app.register(p.sandboxSite.routes());
+  app.addHook('onListen', async () => {
+    if (p.runtime.sandboxBaseUrl) return;
+    const address = app.server.address();
+    if (typeof address === 'object' && address) p.runtime.sandboxBaseUrl = `http://127.0.0.1:${address.port}`;
+  });
+  if (hasRole(config, 'publisher')) {
+    app.addHook('onReady', async () => {
+      const n = await p.publishing.recover();
+      if (n) app.log.info({ jobs: n }, 'publish jobs re-queued after restart');
+      p.engagement.start(config.PUBLISH_ENGAGEMENT_INTERVAL_MS);
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import { and, asc, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { drafts, platformAccounts, platformComments, platformLogins, publishJobs, publishTasks } from '../../db/schema/index.js';
+
+export type AccountRow = typeof platformAccounts.$inferSelect;
+export type LoginRow = typeof platformLogins.$inferSelect;
+export type TaskRow = typeof publishTasks.$inferSelect;
+export type JobRow = typeof publishJobs.$inferSelect;
+export type CommentRow = typeof platformComments.$inferSelect;
+
+export class PublishRepo {
+  constructor(readonly db: Db) {}
+
+  // --- logins ---
+  async insertLogin(row: typeof platformLogins.$inferInsert) {
+    await this.db.insert(platformLogins).values(row);
+  }
+  async login(id: string): Promise<LoginRow | undefined> {
+    const [row] = await this.db.select().from(platformLogins).where(eq(platformLogins.id, id));
+    return row;
+  }
+  async updateLogin(id: string, patch: Partial<typeof platformLogins.$inferInsert>) {
+    await this.db.update(platformLogins).set(patch).where(eq(platformLogins.id, id));
+  }
+
+  // --- accounts ---
+  async account(id: number): Promise<AccountRow | undefined> {
+    const [row] = await this.db.select().from(platformAccounts).where(and(eq(platformAccounts.id, id), isNull(platformAccounts.unboundAt)));
+    return row;
+  }
+  async liveAccount(userId: number, platform: string, platformUserId: string): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(platformAccounts)
+      .where(and(eq(platformAccounts.userId, userId), eq(platformAccounts.platform, platform), eq(platformAccounts.platformUserId, platformUserId), isNull(platformAccounts.unboundAt)));
+    return row;
+  }
+  async insertAccount(row: typeof platformAccounts.$inferInsert): Promise<AccountRow> {
+    const [created] = await this.db.insert(platformAccounts).values(row).returning();
+    return created!;
+  }
+  async updateAccount(id: number, patch: Partial<typeof platformAccounts.$inferInsert>): Promise<AccountRow | undefined> {
+    const [row] = await this.db.update(platformAccounts).set(patch).where(eq(platformAccounts.id, id)).returning();
+    return row;
+  }
+  async listAccounts(userId: number, q: { platform?: string; accountName?: string; top?: boolean; offset: number; limit: number }) {
+    const where = and(
+      eq(platformAccounts.userId, userId),
+      isNull(platformAccounts.unboundAt),
+      q.platform ? eq(platformAccounts.platform, q.platform) : undefined,
+      q.accountName ? ilike(platformAccounts.accountName, `%${q.accountName.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) : undefined,
+      q.top === undefined ? undefined : eq(platformAccounts.top, q.top),
+    );
+    const rows = await this.db
+      .select()
+      .from(platformAccounts)
+      .where(where)
+      .orderBy(desc(platformAccounts.top), desc(platformAccounts.createdAt), desc(platformAccounts.id))
+      .offset(q.offset)
+      .limit(q.limit);
+    const [total] = await this.db.select({ n: count() }).from(platformAccounts).where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
+  async countAccounts(userId: number) {
+    return this.db
+      .select({ platform: platformAccounts.platform, status: platformAccounts.status, n: count() })
+      .from(platformAccounts)
+      .where(and(eq(platformAccounts.userId, userId), isNull(platformAccounts.unboundAt)))
+      .groupBy(platformAccounts.platform, platformAccounts.status);
+  }
+  async activeAccounts(): Promise<AccountRow[]> {
+    return this.db.select().from(platformAccounts).where(and(isNull(platformAccounts.unboundAt), eq(platformAccounts.status, 'active'))).orderBy(asc(platformAccounts.id));
+  }
+
+  // --- drafts (owned by the writing module; read only) ---
+  async draft(userId: number, id: number) {
+    const [row] = await this.db
+      .select({ title: drafts.title, html: drafts.html, markdown: drafts.markdown })
+      .from(drafts)
+      .where(and(eq(drafts.id, id), eq(drafts.userId, userId), isNull(drafts.deletedAt)));
+    return row;
+  }
+
+  // --- tasks and jobs ---
+  async insertTask(task: typeof publishTasks.$inferInsert, jobs: (typeof publishJobs.$inferInsert)[]) {
+    await this.db.transaction(async (tx) => {
+      await tx.insert(publishTasks).values(task);
+      await tx.insert(publishJobs).values(jobs);
+    });
+  }
+  async task(id: string): Promise<TaskRow | undefined> {
+    const [row] = await this.db.select().from(publishTasks).where(eq(publishTasks.id, id));
+    return row;
+  }
+  async job(id: string): Promise<JobRow | undefined> {
+    const [row] = await this.db.select().from(publishJobs).where(eq(publishJobs.id, id));
+    return row;
+  }
+  async jobsOf(publishId: string) {
+    return this.db
+      .select({ job: publishJobs, accountName: platformAccounts.accountName })
+      .from(publishJobs)
+      .innerJoin(platformAccounts, eq(platformAccounts.id, publishJobs.accountId))
+      .where(eq(publishJobs.publishId, publishId))
+      .orderBy(asc(publishJobs.createdAt), asc(publishJobs.id));
+  }
+  /** Claims a queued job for one attempt; undefined when someone else has it or it is finished. */
+  async claimJob(id: string, now: Date): Promise<JobRow | undefined> {
+    const [row] = await this.db
+      .update(publishJobs)
+      .set({ status: 'running', attempts: sql`${publishJobs.attempts} + 1`, startedAt: now, updatedAt: now })
+      .where(and(eq(publishJobs.id, id), eq(publishJobs.status, 'queued')))
+      .returning();
+    return row;
+  }
+  async updateJob(id: string, patch: Partial<typeof publishJobs.$inferInsert>) {
+    await this.db.update(publishJobs).set(patch).where(eq(publishJobs.id, id));
+  }
+  async appendHistory(id: string, entry: JobRow['history'][number], patch: Partial<typeof publishJobs.$inferInsert>) {
+    await this.db
+      .update(publishJobs)
+      .set({ ...patch, history: sql`${publishJobs.history} || ${JSON.stringify([entry])}::jsonb` })
+      .where(eq(publishJobs.id, id));
+  }
+  async unfinishedJobs(): Promise<JobRow[]> {
+    return this.db.select().from(publishJobs).where(inArray(publishJobs.status, ['queued', 'running']));
+  }
+  async resetRunning(now: Date) {
+    await this.db.update(publishJobs).set({ status: 'queued', updatedAt: now }).where(eq(publishJobs.status, 'running'));
+  }
+
+  // --- comments ---
+  async insertComments(rows: (typeof platformComments.$inferInsert)[]): Promise<number> {
+    if (!rows.length) return 0;
+    const inserted = await this.db.insert(platformComments).values(rows).onConflictDoNothing().returning({ id: platformComments.id });
+    return inserted.length;
+  }
+  async intentComments(accountId: number, offset: number, limit: number) {
+    const where = and(eq(platformComments.accountId, accountId), sql`jsonb_array_length(${platformComments.intents}) > 0`);
+    const rows = await this.db.select().from(platformComments).where(where).orderBy(desc(platformComments.commentedAt), desc(platformComments.id)).offset(offset).limit(limit);
+    const [total] = await this.db.select({ n: count() }).from(platformComments).where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
+}

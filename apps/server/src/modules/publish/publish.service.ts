@@ -1,0 +1,268 @@
+import { ErrorCode, type PublishArticleBody, type PublishArticleReply, type PublishContentInput, type PublishResultReply } from '@inkstone/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { appError } from '../../http/errors.js';
+import type { Clock } from '../../clock.js';
+import type { JobContext, JobQueue } from '../../jobs/types.js';
+import { randomToken } from '../../security/hashing.js';
+import type { BrowserPool } from '../../browser/pool.js';
+import {
+  CaptchaError,
+  ContentRejectedError,
+  PlatformError,
+  SessionExpiredError,
+  htmlToText,
+  textLength,
+  type PlatformAdapter,
+  type PublishContent,
+} from '../../integrations/platforms/types.js';
+import type { AccountService } from './account.service.js';
+import type { JobRow, PublishRepo } from './publish.repo.js';
+
+export const PUBLISH_JOB = 'publish.note';
+
+export interface PublishSettings {
+  maxAttempts: number;
+  backoffMs: number;
+}
+
+const errorCodeOf = (err: unknown): string =>
+  err instanceof SessionExpiredError
+    ? 'session_expired'
+    : err instanceof CaptchaError
+      ? 'captcha'
+      : err instanceof ContentRejectedError
+        ? 'content_rejected'
+        : err instanceof PlatformError && err.name === 'RateLimitedError'
+          ? 'rate_limited'
+          : 'transient';
+
+/** Publishing: checks limits, queues one job per account, runs them once and only once. */
+export class PublishService {
+  constructor(
+    private readonly repo: PublishRepo,
+    private readonly accounts: AccountService,
+    private readonly jobs: JobQueue,
+    private readonly pool: BrowserPool,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly settings: PublishSettings,
+  ) {}
+
+  registerJobs(concurrency: number) {
+    this.jobs.register<{ jobId: string }>(PUBLISH_JOB, (p, ctx) => this.runJob(p.jobId, ctx), { concurrency });
+  }
+
+  private async resolveContent(userId: number, body: PublishArticleBody): Promise<{ content: PublishContent; draftId: string | null }> {
+    let base: PublishContentInput | null = null;
+    if (body.draftId !== undefined) {
+      const draft = await this.repo.draft(userId, body.draftId);
+      if (!draft) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
+      const html = draft.html || draft.markdown;
+      const images = [...html.matchAll(/<img[^>]+src=["']([^"']+)["']/gi)].map((m) => m[1]!);
+      base = { title: draft.title, body: html, images, topics: [] };
+    }
+    const c = body.content;
+    const merged = {
+      title: (c?.title ?? base?.title ?? '').trim(),
+      body: c?.body ?? base?.body ?? '',
+      images: c && c.images.length ? c.images : (base?.images ?? []),
+      topics: [...new Set((c?.topics.length ? c.topics : (base?.topics ?? [])).map((t) => t.replace(/^#/, '').trim()).filter(Boolean))],
+    };
+    return { content: merged, draftId: body.draftId !== undefined ? String(body.draftId) : null };
+  }
+
+  /** Every way the content breaks a platform's rules, in Chinese, checked before anything is queued. */
+  checkLimits(adapter: PlatformAdapter, content: PublishContent, scheduleAt: Date | null): string[] {
+    const l = adapter.limits;
+    const errors: string[] = [];
+    const titleLen = textLength(content.title);
+    if (l.titleRequired && !content.title) errors.push('标题不能为空');
+    if (titleLen > l.titleMax) errors.push(`标题最多${l.titleMax}字（当前${titleLen}字）`);
+    const bodyLen = textLength(htmlToText(content.body));
+    if (bodyLen > l.bodyMax) errors.push(`正文最多${l.bodyMax}字（当前${bodyLen}字）`);
+    if (!htmlToText(content.body) && !content.images.length) errors.push('正文不能为空');
+    if (content.images.length < l.imagesMin) errors.push(`至少需要${l.imagesMin}张图片`);
+    if (content.images.length > l.imagesMax) errors.push(`最多${l.imagesMax}张图片（当前${content.images.length}张）`);
+    if (content.topics.length > l.topicsMax) errors.push(`最多${l.topicsMax}个话题（当前${content.topics.length}个）`);
+    if (scheduleAt) {
+      const ahead = scheduleAt.getTime() - this.clock.now().getTime();
+      if (!l.schedule) errors.push('该平台不支持定时发布');
+      else if (ahead < l.schedule.minAheadMs - 60_000 || ahead > l.schedule.maxAheadMs) {
+        const h = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)}天` : ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)}小时` : '现在');
+        errors.push(`定时发布时间需在${h(l.schedule.minAheadMs)}至${h(l.schedule.maxAheadMs)}之后`);
+      }
+    }
+    return errors;
+  }
+
+  async publish(userId: number, body: PublishArticleBody): Promise<PublishArticleReply> {
+    const { content, draftId } = await this.resolveContent(userId, body);
+    const scheduleAt = body.scheduleAt === undefined ? null : new Date(body.scheduleAt);
+    const accountIds = [...new Set(body.accountIds)];
+    const accounts = await Promise.all(accountIds.map((id) => this.accounts.ownAccount(userId, id)));
+    const expired = accounts.filter((a) => a.status === 'expired');
+    if (expired.length) {
+      throw appError(ErrorCode.PLATFORM_ACCOUNT_EXPIRED, `账号「${expired.map((a) => a.accountName).join('、')}」登录已失效，请重新扫码绑定`, { accountIds: expired.map((a) => a.id) });
+    }
+    const problems: Array<{ platform: string; platformName: string; errors: string[] }> = [];
+    for (const platform of new Set(accounts.map((a) => a.platform))) {
+      const adapter = this.accounts.adapter(platform);
+      const errors = this.checkLimits(adapter, content, scheduleAt);
+      if (errors.length) problems.push({ platform, platformName: adapter.label, errors });
+    }
+    if (problems.length) {
+      throw appError(ErrorCode.PUBLISH_LIMIT, problems.map((p) => `${p.platformName}：${p.errors.join('；')}`).join('\n'), { problems });
+    }
+    const now = this.clock.now();
+    const publishId = randomToken(12);
+    const rows = accounts.map((a) => {
+      const adapter = this.accounts.adapter(a.platform);
+      const waits = scheduleAt && adapter.limits.schedule?.mode === 'queue' && scheduleAt > now;
+      return {
+        id: randomToken(12),
+        publishId,
+        userId,
+        accountId: a.id,
+        platform: a.platform,
+        status: 'queued',
+        maxAttempts: this.settings.maxAttempts,
+        runAt: waits ? scheduleAt : now,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await this.repo.insertTask({ id: publishId, userId, draftId, content, scheduleAt, createdAt: now }, rows);
+    for (const r of rows) await this.enqueue(r.id, r.runAt, r.maxAttempts);
+    return {
+      publishId,
+      jobs: rows.map((r) => ({ accountId: r.accountId, jobId: r.id, platform: r.platform, status: 'queued' as const, runAt: r.runAt.toISOString() })),
+    };
+  }
+
+  private enqueue(jobId: string, runAt: Date, attemptsLeft: number) {
+    return this.jobs.enqueue(PUBLISH_JOB, { jobId }, { jobId, attempts: Math.max(1, attemptsLeft), backoffMs: this.settings.backoffMs, runAt: runAt > this.clock.now() ? runAt : undefined });
+  }
+
+  /** At start-up: jobs left queued or running by a stopped process are queued again (the marker prevents a double post). */
+  async recover(): Promise<number> {
+    await this.repo.resetRunning(this.clock.now());
+    const rows = await this.repo.unfinishedJobs();
+    for (const r of rows) await this.enqueue(r.id, r.runAt, r.maxAttempts - r.attempts);
+    return rows.length;
+  }
+
+  /** One attempt. Throws only to ask the queue for a retry. */
+  async runJob(jobId: string, _ctx?: JobContext): Promise<void> {
+    const now = this.clock.now();
+    const job = await this.repo.claimJob(jobId, now);
+    if (!job) return;
+    const task = (await this.repo.task(job.publishId))!;
+    const account = await this.repo.account(job.accountId);
+    if (!account) return this.finish(job, { status: 'failed', errorCode: 'unbound', error: '账号已解绑' });
+    if (account.status === 'expired') return this.finish(job, { status: 'failed', errorCode: 'session_expired', error: '账号登录已失效，请重新扫码绑定' });
+    const adapter = this.accounts.adapter(account.platform);
+    const content = task.content;
+    try {
+      const session = this.accounts.openSession(account);
+      // A previous attempt reached the final submit: the note may be on the platform already.
+      if (job.submitStartedAt) {
+        const found = await adapter.findPublished(String(account.id), session, content, job.submitStartedAt);
+        if (found) {
+          this.log.info({ jobId, url: found.url }, 'publish: note found after an interrupted submit; not posting again');
+          return this.finish(job, { status: 'succeeded', resultUrl: found.url, platformNoteId: found.noteId, platformStatus: found.status });
+        }
+      }
+      const nativeSchedule = task.scheduleAt && adapter.limits.schedule?.mode === 'native' && task.scheduleAt > now ? task.scheduleAt : undefined;
+      const result = await adapter.publish(String(account.id), session, content, {
+        scheduleAt: nativeSchedule,
+        beforeSubmit: async () => {
+          await this.repo.updateJob(job.id, { submitStartedAt: this.clock.now(), updatedAt: this.clock.now() });
+        },
+      });
+      if (result.session) await this.repo.updateAccount(account.id, { sessionEnc: this.accounts.sealSession(account.userId, result.session) });
+      await this.repo.updateAccount(account.id, { noteCount: account.noteCount + 1, updatedAt: this.clock.now() });
+      return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status });
+    } catch (err) {
+      const errorCode = errorCodeOf(err);
+      const message = err instanceof PlatformError ? err.message : '发布失败，请稍后再试';
+      if (!(err instanceof PlatformError)) this.log.error({ err, jobId }, 'publish: unexpected failure');
+      const shot = await this.pool.saveScreenshot(`${job.id}-attempt${job.attempts}`, err instanceof PlatformError ? err.screenshot : undefined);
+      const entry = { attempt: job.attempts, at: this.clock.now().toISOString(), error: message, errorCode, screenshotPath: shot };
+      const retry = (!(err instanceof PlatformError) || err.transient) && job.attempts < job.maxAttempts;
+      if (err instanceof SessionExpiredError) await this.accounts.markExpired(account, '登录已失效');
+      await this.repo.appendHistory(job.id, entry, {
+        status: retry ? 'queued' : 'failed',
+        errorCode,
+        error: message,
+        screenshotPath: shot ?? job.screenshotPath,
+        finishedAt: retry ? null : this.clock.now(),
+        updatedAt: this.clock.now(),
+      });
+      this.log.warn({ jobId, attempt: job.attempts, errorCode, retry }, 'publish attempt failed');
+      if (retry) throw err;
+    }
+  }
+
+  private async finish(job: JobRow, patch: Partial<JobRow>) {
+    const now = this.clock.now();
+    await this.repo.updateJob(job.id, { ...patch, finishedAt: now, updatedAt: now, ...(patch.status === 'succeeded' ? { error: null, errorCode: null } : {}) });
+  }
+
+  async result(userId: number, publishId: string): Promise<PublishResultReply> {
+    const task = await this.repo.task(publishId);
+    if (!task || task.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '发布记录不存在');
+    const rows = await this.repo.jobsOf(publishId);
+    const jobs = rows.map(({ job, accountName }) => ({
+      jobId: job.id,
+      accountId: job.accountId,
+      platform: job.platform,
+      accountName,
+      status: job.status as 'queued' | 'running' | 'succeeded' | 'failed',
+      attempts: job.attempts,
+      maxAttempts: job.maxAttempts,
+      runAt: job.runAt.toISOString(),
+      url: job.resultUrl,
+      platformStatus: job.platformStatus,
+      error: job.status === 'succeeded' ? null : job.error,
+      errorCode: job.status === 'succeeded' ? null : job.errorCode,
+      screenshotUrl: job.screenshotPath ? `/publish-api/publish/screenshot?jobId=${job.id}` : null,
+      finishedAt: job.finishedAt?.toISOString() ?? null,
+    }));
+    const statuses = new Set(jobs.map((j) => j.status));
+    const status =
+      statuses.size === 1 && statuses.has('succeeded')
+        ? 'succeeded'
+        : statuses.size === 1 && statuses.has('failed')
+          ? 'failed'
+          : statuses.has('running')
+            ? 'running'
+            : statuses.has('queued')
+              ? 'queued'
+              : 'partial';
+    return { publishId, status, title: task.content.title, scheduleAt: task.scheduleAt?.toISOString() ?? null, createdAt: task.createdAt.toISOString(), jobs };
+  }
+
+  async screenshot(userId: number, jobId: string): Promise<string> {
+    const job = await this.repo.job(jobId);
+    if (!job || job.userId !== userId || !job.screenshotPath) throw appError(ErrorCode.NOT_FOUND, '截图不存在');
+    return job.screenshotPath;
+  }
+
+  async submitStatus(userId: number, platform: string, body: { publishId?: string; jobId?: string; accountId?: number; status: string; message?: string }) {
+    let jobIds: string[] = [];
+    if (body.jobId) jobIds = [body.jobId];
+    else if (body.publishId) {
+      const rows = await this.repo.jobsOf(body.publishId);
+      jobIds = rows.filter((r) => r.job.platform === platform && (body.accountId === undefined || r.job.accountId === body.accountId)).map((r) => r.job.id);
+    }
+    let recorded = 0;
+    for (const id of jobIds) {
+      const job = await this.repo.job(id);
+      if (!job || job.userId !== userId || job.platform !== platform) continue;
+      await this.repo.updateJob(id, { clientSubmitStatus: { status: body.status, message: body.message ?? null, at: this.clock.now().toISOString() }, updatedAt: this.clock.now() });
+      recorded += 1;
+    }
+    if (!recorded) throw appError(ErrorCode.NOT_FOUND, '发布记录不存在');
+    return { recorded };
+  }
+}

@@ -1,0 +1,164 @@
+import { and, asc, count, desc, eq, gt, isNull, like, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { contests, inviteRewards, pointsLedger, users } from '../../db/schema/index.js';
+import type { Clock } from '../../clock.js';
+import type { UserService } from '../user/user.service.js';
+import type { PointsService } from './points.service.js';
+
+/** Invitation rewards: both sides, once per invitee. */
+export const inviteRules = { inviterReward: 100, inviteeReward: 50 };
+/** A daily claim after at least this many days without one also earns the return reward (autoRenewalDays). */
+export const RETURN_AFTER_DAYS = 7;
+
+/** The China calendar day (UTC+8, no DST) of an instant: yyyy-mm-dd. */
+export const chinaDay = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+
+/**
+ * Invites, daily and return rewards, contest windows. Every reward goes through PointsService with a
+ * deterministic ledger key, so "once" is enforced by the ledger's unique index, not by checks here.
+ */
+export class ActivityService {
+  constructor(
+    private readonly db: Db,
+    private readonly points: PointsService,
+    private readonly users: UserService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Rewards both sides of an invitation once. Called lazily from the score and invite-popup reads
+   * (which every logged-in page load makes) instead of from login, so the auth module does not depend
+   * on VIP; an invitee is settled at the latest on their first page load after registering.
+   */
+  async settleInvite(inviteeId: number): Promise<boolean> {
+    const [invitee] = await this.db.select({ id: users.id, invitedByCode: users.invitedByCode }).from(users).where(eq(users.id, inviteeId));
+    if (!invitee?.invitedByCode) return false;
+    const [done] = await this.db.select({ id: inviteRewards.inviteeId }).from(inviteRewards).where(eq(inviteRewards.inviteeId, inviteeId));
+    if (done) return false;
+    const [inviter] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.inviteCode, invitee.invitedByCode), isNull(users.deletedAt)));
+    if (!inviter || inviter.id === inviteeId) return false;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(inviteRewards)
+        .values({ inviteeId, inviterId: inviter.id, inviterReward: inviteRules.inviterReward, inviteeReward: inviteRules.inviteeReward, createdAt: this.clock.now() })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) return false;
+      await this.points.grant(inviter.id, inviteRules.inviterReward, { reason: '邀请好友奖励', idempotencyKey: `invite:${inviteeId}:inviter` }, tx);
+      await this.points.grant(inviteeId, inviteRules.inviteeReward, { reason: '受邀注册奖励', idempotencyKey: `invite:${inviteeId}:invitee` }, tx);
+      return true;
+    });
+  }
+
+  async invitePopup(userId: number) {
+    await this.settleInvite(userId);
+    const user = await this.users.requireUser(userId);
+    const [{ n } = { n: 0 }] = await this.db.select({ n: count() }).from(inviteRewards).where(eq(inviteRewards.inviterId, userId));
+    return { inviteCode: user.inviteCode, rules: inviteRules, invitedCount: n, inviteSuccessInfo: await this.takeSuccessInfo(userId) };
+  }
+
+  /** The oldest unseen invite success for this user, marked seen by the same conditional update: shown once. */
+  private async takeSuccessInfo(userId: number) {
+    const now = this.clock.now();
+    const [candidate] = await this.db
+      .select({ id: inviteRewards.inviteeId })
+      .from(inviteRewards)
+      .where(and(eq(inviteRewards.inviterId, userId), isNull(inviteRewards.inviterSeenAt)))
+      .orderBy(asc(inviteRewards.createdAt))
+      .limit(1);
+    const [asInviter] = candidate
+      ? await this.db
+        .update(inviteRewards)
+        .set({ inviterSeenAt: now })
+        .where(and(eq(inviteRewards.inviteeId, candidate.id), isNull(inviteRewards.inviterSeenAt)))
+        .returning()
+      : [];
+    if (asInviter) {
+      const other = await this.users.requireUser(asInviter.inviteeId).catch(() => null);
+      return { role: 'inviter' as const, reward: asInviter.inviterReward, nickname: other?.nickname ?? '好友', createdAt: asInviter.createdAt.toISOString() };
+    }
+    const [asInvitee] = await this.db
+      .update(inviteRewards)
+      .set({ inviteeSeenAt: now })
+      .where(and(eq(inviteRewards.inviteeId, userId), isNull(inviteRewards.inviteeSeenAt)))
+      .returning();
+    if (asInvitee) {
+      const other = await this.users.requireUser(asInvitee.inviterId).catch(() => null);
+      return { role: 'invitee' as const, reward: asInvitee.inviteeReward, nickname: other?.nickname ?? '好友', createdAt: asInvitee.createdAt.toISOString() };
+    }
+    return null;
+  }
+
+  /**
+   * Daily reward (activeReward) once per China calendar day. When the previous claim is at least
+   * RETURN_AFTER_DAYS days old the return reward (autoRenewalDays points) comes with it, once per return.
+   */
+  async claimDaily(userId: number) {
+    const setting = await this.users.globalSetting();
+    const day = chinaDay(this.clock.now());
+    const todayKey = `daily:${userId}:${day}`;
+    const [previous] = await this.db
+      .select({ key: pointsLedger.idempotencyKey })
+      .from(pointsLedger)
+      .where(and(eq(pointsLedger.userId, userId), like(pointsLedger.idempotencyKey, `daily:${userId}:%`), ne(pointsLedger.idempotencyKey, todayKey)))
+      .orderBy(desc(pointsLedger.id))
+      .limit(1);
+    let claimed = false;
+    let dailyReward = 0;
+    let returnReward = 0;
+    if (setting.activeReward > 0) {
+      const r = await this.points.grant(userId, setting.activeReward, { reason: '每日登录奖励', idempotencyKey: todayKey });
+      claimed = !r.duplicate;
+      if (claimed) dailyReward = setting.activeReward;
+    }
+    const lastDay = previous?.key.split(':')[2];
+    if (claimed && lastDay && dayNumber(day) - dayNumber(lastDay) >= RETURN_AFTER_DAYS && setting.autoRenewalDays > 0) {
+      const r = await this.points.grant(userId, setting.autoRenewalDays, { reason: '回归奖励', idempotencyKey: `return:${userId}:${day}` });
+      if (!r.duplicate) returnReward = setting.autoRenewalDays;
+    }
+    const { score } = await this.points.balance(userId);
+    return { claimed, dailyReward, returnReward, score, day };
+  }
+
+  async claimedToday(userId: number) {
+    return this.points.used(`daily:${userId}:${chinaDay(this.clock.now())}`);
+  }
+
+  /** The running contest, else the next one; null when none is scheduled. */
+  async currentContest() {
+    const now = this.clock.now();
+    const [c] = await this.db.select().from(contests).where(gt(contests.endAt, now)).orderBy(asc(contests.startAt)).limit(1);
+    if (!c) return null;
+    return { id: c.id, name: c.name, startAt: c.startAt.toISOString(), endAt: c.endAt.toISOString(), active: c.startAt <= now };
+  }
+
+  async upsertContest(c: { id: string; name: string; startAt: Date; endAt: Date }) {
+    if (!(c.endAt > c.startAt)) throw new Error('--end must be after --start');
+    await this.db.insert(contests).values(c).onConflictDoUpdate({ target: contests.id, set: { name: c.name, startAt: c.startAt, endAt: c.endAt } });
+    return this.currentContest();
+  }
+
+  serverTime(): number {
+    return this.clock.now().getTime();
+  }
+
+  async config(openPayment: boolean) {
+    const s = await this.users.globalSetting();
+    return { invite: inviteRules, dailyReward: s.activeReward, returnReward: s.autoRenewalDays, returnAfterDays: RETURN_AFTER_DAYS, openPayment };
+  }
+
+  async homepage(userId: number | null) {
+    const s = await this.users.globalSetting();
+    return {
+      dailyReward: s.activeReward,
+      returnReward: s.autoRenewalDays,
+      logo: s.logo,
+      dailyClaimedToday: userId === null ? null : await this.claimedToday(userId),
+      contest: await this.currentContest(),
+    };
+  }
+}

@@ -1,0 +1,284 @@
+import type { SearchSource } from '@inkstone/shared';
+import { complete, LlmContentFilteredError, type ChatMessage, type LlmClient, type LlmUsage, type OfflineContext } from '../../integrations/llm/types.js';
+import type { SearchProvider } from '../../integrations/search/types.js';
+
+/** Where a running task writes its stream; implemented over the events table by TaskSink. */
+export interface Sink {
+  progress(stage: string, message: string, percent: number): void;
+  reasoning(text: string): void;
+  delta(text: string): void;
+  reset(reason: string): void;
+  title(title: string): void;
+  sources(items: SearchSource[]): void;
+  usage(u: LlmUsage): void;
+  readonly text: string;
+  readonly signal: AbortSignal;
+}
+
+export interface PersonaInfo {
+  name: string;
+  platform: string;
+  industry: string;
+  audience: string;
+  tone: string;
+  tabooWords: string[];
+  sampleTexts: string[];
+}
+
+export interface ArticleJob {
+  writeType: 'deep' | 'quick' | 'imitate' | 'rewrite';
+  content: string;
+  persona: PersonaInfo | null;
+  quotes: Array<{ name: string; text: string }>;
+  onlineSearch: boolean;
+}
+
+export interface AbilityJob {
+  ability: string;
+  text: string;
+  context?: string;
+  persona: PersonaInfo | null;
+  tone?: string;
+}
+
+const QUOTE_CHARS_EACH = 3000;
+const QUOTE_CHARS_TOTAL = 8000;
+const MAX_SECTIONS = 6;
+const MAX_QUERIES = 3;
+const MAX_SOURCES = 8;
+
+const TONES: Record<string, string> = { formal: '正式', casual: '轻松口语', humorous: '幽默', warm: '温暖亲切', professional: '专业严谨', lively: '活泼' };
+
+function personaText(p: PersonaInfo | null): string {
+  if (!p) return '';
+  const lines = [
+    `人设：${p.name}`,
+    p.platform && `发布平台：${p.platform}`,
+    p.industry && `行业：${p.industry}`,
+    p.audience && `目标读者：${p.audience}`,
+    p.tone && `语气：${p.tone}`,
+    p.tabooWords.length ? `禁止出现的词：${p.tabooWords.join('、')}` : '',
+    p.sampleTexts.length ? `参考文风示例：\n${p.sampleTexts.map((s) => s.slice(0, 800)).join('\n---\n')}` : '',
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+function quotesText(quotes: ArticleJob['quotes']): string {
+  let left = QUOTE_CHARS_TOTAL;
+  const parts: string[] = [];
+  for (const q of quotes) {
+    if (left <= 0) break;
+    const t = q.text.slice(0, Math.min(QUOTE_CHARS_EACH, left));
+    left -= t.length;
+    parts.push(`《${q.name}》\n${t}`);
+  }
+  return parts.length ? `用户引用的资料：\n${parts.join('\n\n')}` : '';
+}
+
+const sourcesText = (sources: SearchSource[]) =>
+  sources.length ? `联网搜索到的资料（引用时在句末标注编号，如[1]）：\n${sources.map((s) => `[${s.n}] ${s.title}：${s.snippet.slice(0, 300)}`).join('\n')}` : '';
+
+function system(persona: PersonaInfo | null): string {
+  return ['你是一名中文内容创作者的写作助手。用简体中文写作，使用Markdown（# 标题、## 小标题、列表）。不编造数据与引用；资料不足时如实说明。', personaText(persona)].filter(Boolean).join('\n\n');
+}
+
+/** The first JSON object in a reply (models wrap JSON in prose or code fences). */
+export function firstJson<T>(text: string): T | null {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return null;
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as T;
+  } catch {
+    return null;
+  }
+}
+
+interface Plan {
+  title?: string;
+  outline?: Array<{ heading?: string; points?: string[] }>;
+  queries?: string[];
+}
+
+class UsageSum {
+  total: LlmUsage | null = null;
+  add(u: LlmUsage | null) {
+    if (!u) return;
+    this.total = this.total
+      ? { promptTokens: this.total.promptTokens + u.promptTokens, completionTokens: this.total.completionTokens + u.completionTokens, totalTokens: this.total.totalTokens + u.totalTokens }
+      : { ...u };
+  }
+}
+
+async function streamInto(sink: Sink, llm: LlmClient, messages: ChatMessage[], usage: UsageSum, offline?: OfflineContext): Promise<string> {
+  let text = '';
+  for await (const c of llm.stream({ messages, signal: sink.signal, offline })) {
+    if (c.type === 'text') {
+      text += c.text;
+      sink.delta(c.text);
+    } else if (c.type === 'reasoning') sink.reasoning(c.text);
+    else if (c.type === 'usage') usage.add(c.usage);
+  }
+  return text;
+}
+
+async function search(sink: Sink, provider: SearchProvider, queries: string[]): Promise<SearchSource[]> {
+  sink.progress('search', '正在联网搜索资料', 15);
+  const settled = await Promise.allSettled(queries.slice(0, MAX_QUERIES).map((q) => provider.search(q, { count: 5, signal: sink.signal })));
+  const seen = new Set<string>();
+  const sources: SearchSource[] = [];
+  for (const r of settled) {
+    if (r.status !== 'fulfilled') continue;
+    for (const item of r.value) {
+      if (seen.has(item.url) || sources.length >= MAX_SOURCES) continue;
+      seen.add(item.url);
+      sources.push({ n: sources.length + 1, title: item.title, url: item.url, snippet: item.snippet, siteName: item.siteName });
+    }
+  }
+  if (!sources.length) sink.progress('search', settled.some((r) => r.status === 'rejected') ? '联网搜索失败，已跳过' : '未搜索到相关资料', 20);
+  else sink.sources(sources);
+  return sources;
+}
+
+const sourceList = (sources: SearchSource[]) => (sources.length ? `\n\n## 参考资料\n\n${sources.map((s) => `[${s.n}] ${s.title} ${s.url}`).join('\n')}\n` : '');
+
+/** Writes an article into the sink; returns the usage summed over every model call. */
+export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider): Promise<LlmUsage | null> {
+  const usage = new UsageSum();
+  const sys = system(job.persona);
+  const material = [quotesText(job.quotes)].filter(Boolean).join('\n\n');
+
+  if (!llm.isAi) {
+    // The offline writer arranges the user's material; it cannot plan, review or revise.
+    sink.progress('plan', '离线写作助手（非AI）正在整理你的输入', 5);
+    const sources = job.onlineSearch ? await search(sink, searchProvider, [job.content.slice(0, 60)]) : [];
+    sink.progress('write', '正在生成结构化草稿', 30);
+    const persona = job.persona ? { ...job.persona } : null;
+    await streamInto(sink, llm, [{ role: 'user', content: job.content }], usage, { purpose: 'article', content: job.content, persona, quotes: job.quotes, sources });
+    sink.progress('finish', '草稿已生成（离线写作助手，非AI模型）', 100);
+    return usage.total;
+  }
+
+  if (job.writeType !== 'deep') {
+    const task = {
+      quick: '根据以下要求直接写一篇完整文章，第一行是“# 标题”。',
+      imitate: '模仿以下示例文本的结构、语气和节奏，写一篇主题相近的新文章（不要照抄原句），第一行是“# 标题”。',
+      rewrite: '改写以下内容：保留核心信息，换一种结构和表达，使其更适合发布，第一行是“# 标题”。',
+    }[job.writeType];
+    sink.progress('write', '正在写作', 10);
+    await streamInto(sink, llm, [{ role: 'system', content: sys }, { role: 'user', content: [task, job.content, material].filter(Boolean).join('\n\n') }], usage);
+    sink.progress('finish', '写作完成', 100);
+    return usage.total;
+  }
+
+  // Deep: plan and outline -> search -> sections with citations -> review -> revise.
+  sink.progress('plan', '正在规划选题与大纲', 5);
+  const planReply = await complete(llm, {
+    signal: sink.signal,
+    messages: [
+      { role: 'system', content: sys },
+      {
+        role: 'user',
+        content: `为下面的写作需求做规划。只输出一个JSON对象：{"title":"标题","outline":[{"heading":"小标题","points":["要点"]}],"queries":["搜索关键词"]}。outline 3-5节，queries 最多3个。\n\n写作需求：${job.content}\n\n${material}`,
+      },
+    ],
+  });
+  usage.add(planReply.usage);
+  const plan = firstJson<Plan>(planReply.text) ?? {};
+  const outline = (plan.outline ?? []).filter((s) => s.heading).slice(0, MAX_SECTIONS);
+  if (!outline.length) outline.push({ heading: '正文', points: [] });
+  const title = (plan.title || job.content.slice(0, 30)).replace(/^#+\s*/, '').trim();
+  sink.title(title);
+  sink.progress('plan', `大纲：${outline.map((s) => s.heading).join(' / ')}`, 10);
+
+  const sources = job.onlineSearch ? await search(sink, searchProvider, plan.queries?.length ? plan.queries : [job.content.slice(0, 60)]) : [];
+
+  sink.delta(`# ${title}\n\n`);
+  for (const [i, section] of outline.entries()) {
+    sink.progress('write', `正在写第${i + 1}/${outline.length}节：${section.heading}`, 20 + Math.round((60 * i) / outline.length));
+    sink.delta(`## ${section.heading}\n\n`);
+    await streamInto(sink, llm, [
+      { role: 'system', content: sys },
+      {
+        role: 'user',
+        content: [
+          `文章标题：${title}`,
+          `完整大纲：${outline.map((s, k) => `${k + 1}. ${s.heading}`).join('；')}`,
+          `现在只写第${i + 1}节「${section.heading}」的正文（不要重复小标题），要点：${(section.points ?? []).join('；') || '自行把握'}。${i === 0 ? '开头要有吸引读者的钩子。' : ''}`,
+          sources.length ? '用到搜索资料时在句末用[编号]标注。' : '',
+          `已写内容（末尾）：\n${sink.text.slice(-1500)}`,
+          `写作需求：${job.content}`,
+          material,
+          sourcesText(sources),
+        ].filter(Boolean).join('\n\n'),
+      },
+    ], usage);
+    sink.delta('\n\n');
+  }
+  if (sources.length) sink.delta(sourceList(sources).trimStart());
+  const draft = sink.text;
+
+  sink.progress('review', '正在审阅标题、开头、结构与人设匹配度', 85);
+  let review = '';
+  try {
+    const r = await complete(llm, {
+      signal: sink.signal,
+      messages: [
+        { role: 'system', content: sys },
+        { role: 'user', content: `审阅下面的文章：标题是否吸引人、开头钩子是否有力、结构是否清晰、是否符合人设与禁用词要求。列出不超过5条具体修改意见。\n\n${draft}` },
+      ],
+    });
+    usage.add(r.usage);
+    review = r.text.trim();
+  } catch (err) {
+    if (err instanceof LlmContentFilteredError) throw err;
+    sink.progress('review', '审阅未完成，保留初稿', 95);
+    return usage.total;
+  }
+
+  sink.progress('revise', '正在根据审阅意见修改', 90);
+  sink.reset('revise');
+  try {
+    await streamInto(sink, llm, [
+      { role: 'system', content: sys },
+      {
+        role: 'user',
+        content: `根据审阅意见修改文章，输出修改后的完整文章（Markdown，第一行“# 标题”），保留引用编号[n]${sources.length ? '和文末“参考资料”列表' : ''}。\n\n审阅意见：\n${review}\n\n原文：\n${draft}`,
+      },
+    ], usage);
+  } catch (err) {
+    if (err instanceof LlmContentFilteredError) throw err;
+    // The revision broke off: the reviewed draft stands.
+    sink.reset('revise-failed');
+    sink.delta(draft);
+    sink.progress('revise', '修改未完成，保留初稿', 95);
+  }
+  sink.progress('finish', '写作完成', 100);
+  return usage.total;
+}
+
+const ABILITY_TASKS: Record<string, string> = {
+  continue: '接着下面的文字继续写，风格保持一致，只输出续写部分。',
+  expand: '扩写下面的文字：补充细节、例子和论据，篇幅约为原文的两倍，只输出扩写后的文字。',
+  shorten: '缩写下面的文字：保留核心信息，篇幅约为原文的一半，只输出缩写后的文字。',
+  polish: '润色下面的文字：修正语病、优化措辞和节奏，不改变原意，只输出润色后的文字。',
+  persona: '用给定人设的口吻和语气改写下面的文字，只输出改写后的文字。',
+  tone: '把下面文字的语气改成指定语气，只输出改写后的文字。',
+};
+
+export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): Promise<LlmUsage | null> {
+  const usage = new UsageSum();
+  sink.progress('write', '正在处理', 10);
+  const persona = job.persona;
+  const content = [
+    ABILITY_TASKS[job.ability] ?? '',
+    job.ability === 'tone' ? `目标语气：${TONES[job.tone ?? ''] ?? job.tone ?? '更自然'}` : '',
+    job.context ? `上下文：\n${job.context.slice(-2000)}` : '',
+    `文字：\n${job.text}`,
+  ].filter(Boolean).join('\n\n');
+  await streamInto(sink, llm, [{ role: 'system', content: system(persona) }, { role: 'user', content }], usage, {
+    purpose: 'ability', ability: job.ability, content: job.text, tone: job.tone ? (TONES[job.tone] ?? job.tone) : undefined, persona,
+  });
+  sink.progress('finish', '处理完成', 100);
+  return usage.total;
+}

@@ -1,0 +1,126 @@
+import { EventEmitter } from 'node:events';
+import type { SearchSource } from '@inkstone/shared';
+import type { Clock } from '../../clock.js';
+import type { LlmUsage } from '../../integrations/llm/types.js';
+import type { Sink } from './pipeline.js';
+import type { WritingRepo } from './writing.repo.js';
+
+/** In-process "new events for task X" signal; SSE readers in other processes fall back to polling. */
+export class TaskSignals extends EventEmitter {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+  notify(taskId: string) {
+    this.emit(taskId);
+  }
+}
+
+/** The task was failed or finished by someone else (e.g. judged stale): stop writing. */
+export class TaskLostError extends Error {}
+
+const FLUSH_MS = 150;
+const FLUSH_CHARS = 2000;
+
+/**
+ * Buffers a running task's stream and writes it to `writing_task_events` (consecutive deltas merged) together
+ * with the task's text so far and heartbeat, every ~150 ms or 2000 characters.
+ */
+export class TaskSink implements Sink {
+  text = '';
+  titleText = '';
+  private pending: Array<{ type: string; data: Record<string, unknown> }> = [];
+  private pendingChars = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly repo: WritingRepo,
+    private readonly signals: TaskSignals,
+    private readonly clock: Clock,
+    readonly taskId: string,
+  ) {}
+
+  get signal() {
+    return this.abort.signal;
+  }
+
+  private push(type: string, data: Record<string, unknown>, chars = 0) {
+    if (this.failure) throw this.failure;
+    const last = this.pending.at(-1);
+    if ((type === 'delta' || type === 'reasoning') && last?.type === type) last.data.text = `${last.data.text as string}${data.text as string}`;
+    else this.pending.push({ type, data });
+    this.pendingChars += chars;
+    if (this.pendingChars >= FLUSH_CHARS) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  progress(stage: string, message: string, percent: number) {
+    this.push('progress', { stage, message, percent });
+  }
+  reasoning(text: string) {
+    this.push('reasoning', { text }, text.length);
+  }
+  delta(text: string) {
+    this.text += text;
+    this.push('delta', { text }, text.length);
+  }
+  reset(reason: string) {
+    this.text = '';
+    this.push('reset', { reason });
+  }
+  title(title: string) {
+    this.titleText = title;
+    this.push('title', { title });
+  }
+  sources(items: SearchSource[]) {
+    this.push('sources', { items });
+  }
+  usage(u: LlmUsage) {
+    this.push('usage', { ...u });
+  }
+
+  /** Writes what is buffered; serialised so events keep their order. Throws TaskLostError when the task is no longer ours. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingChars = 0;
+    const text = this.text;
+    const title = this.titleText;
+    this.flushing = this.flushing.then(async () => {
+      if (this.failure) return;
+      try {
+        const mine = await this.repo.db.transaction(async (tx) => {
+          const ok = await this.repo.updateRunning(tx, this.taskId, { text, title, heartbeatAt: this.clock.now() });
+          if (ok) await this.repo.appendEvents(tx, this.taskId, batch);
+          return ok;
+        });
+        if (!mine) throw new TaskLostError(`task ${this.taskId} is no longer running here`);
+        if (batch.length) this.signals.notify(this.taskId);
+      } catch (err) {
+        this.failure = err;
+        this.abort.abort();
+      }
+    });
+    return this.flushing.then(() => {
+      if (this.failure) throw this.failure;
+    });
+  }
+
+  /** Stops the timer and returns the events not yet written (written by the caller with the final state). */
+  drain(): Array<{ type: string; data: Record<string, unknown> }> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    return batch;
+  }
+
+  async settled(): Promise<void> {
+    await this.flushing;
+  }
+}

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { ErrorCode, errorMessages, type AbilityCreateBody, type TaskCreateBody, type TaskInfo } from '@inkstone/shared';
+import type { Clock } from '../../clock.js';
+import type { DbOrTx } from '../../db/client.js';
+import { AppError, appError } from '../../http/errors.js';
+import type { LlmRegistry } from '../../integrations/llm/index.js';
+import { OFFLINE_LABEL } from '../../integrations/llm/offline.js';
+import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmUsage } from '../../integrations/llm/types.js';
+import type { SearchProvider } from '../../integrations/search/types.js';
+import type { JobQueue } from '../../jobs/types.js';
+import type { SensitiveLexicon } from './lexicon.js';
+import { markdownToHtml } from './markdown.js';
+import { runAbility, writeArticle, type PersonaInfo } from './pipeline.js';
+import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
+import type { PersonaRow, TaskRow, WritingRepo } from './writing.repo.js';
+
+/**
+ * What writing needs from the points ledger (modules/vip PointsService meets it): charges and refunds keyed
+ * for idempotency, optionally inside the caller's transaction.
+ */
+export interface PointsPort {
+  costOf(feature: string): Promise<number>;
+  charge(userId: number, amount: number, opts: { reason: string; idempotencyKey: string }, db?: DbOrTx): Promise<unknown>;
+  refund(userId: number, chargeKey: string, opts: { reason: string }, db?: DbOrTx): Promise<unknown>;
+}
+
+export const WRITING_JOB = 'writing.task';
+/** A running task whose heartbeat is older than this is taken to have lost its worker. */
+export const STALE_MS = 60_000;
+const HEARTBEAT_MS = 10_000;
+/** Runs (first + restarts) before an interrupted task is failed and refunded. */
+const MAX_RUNS = 3;
+
+const articleFeature = (writeType: string) => (writeType === 'deep' ? 'article_deep' : 'article_quick');
+
+export const toPersonaInfo = (p: PersonaRow): PersonaInfo => ({
+  name: p.name, platform: p.platform, industry: p.industry, audience: p.audience, tone: p.tone, tabooWords: p.tabooWords, sampleTexts: p.sampleTexts,
+});
+
+/** Maps a failure to what the user sees; unexpected ones are logged by the caller. */
+export function userFacing(err: unknown): { code: number; msg: string; expected: boolean } {
+  if (err instanceof AppError) return { code: err.code, msg: err.message, expected: true };
+  if (err instanceof LlmContentFilteredError) return { code: ErrorCode.AI_CONTENT_FILTERED, msg: errorMessages[ErrorCode.AI_CONTENT_FILTERED]!, expected: true };
+  if (err instanceof LlmRateLimitedError) return { code: ErrorCode.AI_RATE_LIMITED, msg: errorMessages[ErrorCode.AI_RATE_LIMITED]!, expected: true };
+  if (err instanceof LlmUpstreamError) return { code: ErrorCode.AI_UPSTREAM_FAILED, msg: errorMessages[ErrorCode.AI_UPSTREAM_FAILED]!, expected: true };
+  return { code: ErrorCode.SERVER_ERROR, msg: errorMessages[ErrorCode.SERVER_ERROR]!, expected: false };
+}
+
+export function titleOf(markdown: string, fallback: string): string {
+  const h = /^#\s+(.+)$/m.exec(markdown);
+  return (h?.[1] ?? fallback ?? '').trim().slice(0, 100) || '未命名草稿';
+}
+
+export class WritingTaskService {
+  constructor(
+    private readonly repo: WritingRepo,
+    private readonly points: PointsPort,
+    private readonly llms: LlmRegistry,
+    private readonly search: SearchProvider,
+    private readonly lexicon: SensitiveLexicon,
+    private readonly jobs: JobQueue,
+    private readonly signals: TaskSignals,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  register(concurrency: number) {
+    this.jobs.register<{ taskId: string }>(WRITING_JOB, (p) => this.run(p.taskId), { concurrency });
+  }
+
+  private async sensitive(text: string) {
+    const hits = await this.lexicon.check(text);
+    if (hits.length) throw appError(ErrorCode.SENSITIVE_CONTENT);
+  }
+
+  private async persona(userId: number, id: number | null | undefined): Promise<PersonaRow | null> {
+    if (!id) return null;
+    const p = await this.repo.persona(userId, id);
+    if (!p) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
+    return p;
+  }
+
+  async createArticle(userId: number, body: TaskCreateBody): Promise<{ taskId: string }> {
+    const model = await this.llms.get(body.modelConfigType);
+    if (body.onlineSearch && !this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
+    await this.persona(userId, body.personaId);
+    const ids = [...new Set(body.quoteFileIds)];
+    const files = await this.repo.files(userId, 'quote', ids);
+    if (files.length !== ids.length) throw appError(ErrorCode.NOT_FOUND, '引用文件不存在或已删除');
+    await this.sensitive(body.content);
+    const feature = model.pointsFeature ?? articleFeature(body.writeType);
+    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch }, model.id, feature);
+  }
+
+  async createAbility(userId: number, body: AbilityCreateBody): Promise<{ taskId: string }> {
+    const model = await this.llms.get(body.modelConfigType);
+    const persona = await this.persona(userId, body.personaId);
+    if (body.abilityType === 'persona' && !persona) throw appError(ErrorCode.VALIDATION, '请选择人设');
+    if (body.abilityType === 'tone' && !body.tone) throw appError(ErrorCode.VALIDATION, '请选择语气');
+    await this.sensitive(`${body.text}\n${body.context ?? ''}`);
+    return this.create(userId, 'ability', body.abilityType, { text: body.text, context: body.context, personaId: body.personaId ?? null, tone: body.tone }, model.id, 'ability');
+  }
+
+  /** Charges (key `task:<id>`) and records the task in one transaction, then enqueues it. */
+  private async create(userId: number, kind: 'article' | 'ability', mode: string, input: Record<string, unknown>, modelId: string, feature: string) {
+    const cost = await this.points.costOf(feature).catch(() => {
+      throw appError(ErrorCode.SERVER_ERROR);
+    });
+    const taskId = randomUUID();
+    await this.repo.db.transaction(async (tx) => {
+      await this.repo.insertTask(tx, { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() });
+      if (cost > 0) await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
+      await this.repo.appendEvents(tx, taskId, [{ type: 'progress', data: { stage: 'queued', message: '已进入写作队列', percent: 0 } }]);
+    });
+    await this.jobs.enqueue(WRITING_JOB, { taskId }, { jobId: taskId });
+    return { taskId };
+  }
+
+  /** The job: claims the task, streams into the events table, then finishes (draft) or fails (refund). */
+  async run(taskId: string): Promise<void> {
+    const now = this.clock.now();
+    const task = await this.repo.claim(taskId, now, new Date(now.getTime() - STALE_MS));
+    if (!task) return;
+    if (task.runs > MAX_RUNS) {
+      await this.fail(task.id, ErrorCode.TASK_INTERRUPTED, errorMessages[ErrorCode.TASK_INTERRUPTED]!);
+      return;
+    }
+    const sink = new TaskSink(this.repo, this.signals, this.clock, task.id);
+    if (task.runs > 1) sink.reset('restart');
+    const heartbeat = setInterval(() => void sink.flush().catch(() => undefined), HEARTBEAT_MS);
+    try {
+      const model = await this.llms.get(task.modelId);
+      const input = task.input;
+      const persona = await this.repo.persona(task.userId, Number(input.personaId ?? 0)).then((p) => (p ? toPersonaInfo(p) : null));
+      let usage: LlmUsage | null;
+      if (task.kind === 'article') {
+        const ids = (input.quoteFileIds as number[] | undefined) ?? [];
+        const quotes = (await this.repo.files(task.userId, 'quote', ids)).map((f) => ({ name: f.name, text: f.text ?? '' }));
+        usage = await writeArticle(sink, model.client, {
+          writeType: task.mode as 'deep', content: String(input.content ?? ''), persona, quotes, onlineSearch: Boolean(input.onlineSearch),
+        }, this.search);
+      } else {
+        usage = await runAbility(sink, model.client, {
+          ability: task.mode, text: String(input.text ?? ''), context: input.context as string | undefined, persona, tone: input.tone as string | undefined,
+        });
+      }
+      await sink.flush();
+      if ((await this.lexicon.check(sink.text)).length) {
+        await this.fail(task.id, ErrorCode.SENSITIVE_CONTENT, '生成内容存在敏感内容，已退还积分', sink);
+        return;
+      }
+      await this.finish(task, sink, usage);
+    } catch (err) {
+      if (err instanceof TaskLostError) return;
+      await sink.settled().catch(() => undefined);
+      if (sink.signal.aborted && !(err instanceof AppError)) {
+        // The sink lost the task (failed elsewhere) or the database went away; nothing more to write.
+        const current = await this.repo.task(task.id).catch(() => undefined);
+        if (current && current.status !== 'running') return;
+      }
+      const f = userFacing(err);
+      if (!f.expected) this.log.error({ err, taskId }, 'writing task failed unexpectedly');
+      else this.log.warn({ err: err instanceof Error ? err.message : err, taskId }, 'writing task failed');
+      await this.fail(task.id, f.code, f.msg, sink);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async finish(task: TaskRow, sink: TaskSink, usage: LlmUsage | null) {
+    await sink.settled();
+    const markdown = sink.text;
+    const title = titleOf(markdown.replace(`${OFFLINE_LABEL}\n`, ''), sink.titleText);
+    const now = this.clock.now();
+    let draftId: number | null = null;
+    await this.repo.db.transaction(async (tx) => {
+      if (task.kind === 'article') {
+        const draft = await this.repo.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
+        draftId = draft.id;
+      }
+      const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now });
+      if (!ok) throw new TaskLostError(`task ${task.id} finished elsewhere`);
+      await this.repo.appendEvents(tx, task.id, [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : []), { type: 'done', data: { draftId, title } }]);
+    });
+    this.signals.notify(task.id);
+  }
+
+  /**
+   * The only way a task fails: marks it failed (keeping the partial text), refunds the charge and writes the
+   * error event, all in one transaction. The conditional update lets exactly one caller through, and the
+   * refund's own key (`refund:task:<id>`) makes a second refund a no-op even so.
+   */
+  async fail(taskId: string, code: number, msg: string, sink?: TaskSink): Promise<boolean> {
+    const failed = await this.repo.db.transaction(async (tx) => {
+      const pending = sink?.drain() ?? [];
+      const row = await this.repo.markFailed(tx, taskId, {
+        errorCode: code, errorMsg: msg, finishedAt: this.clock.now(), ...(sink ? { text: sink.text, title: sink.titleText } : {}),
+      });
+      if (!row) return false;
+      if (row.pointsCharged > 0) await this.points.refund(row.userId, `task:${taskId}`, { reason: `refund:${row.pointsFeature}` }, tx);
+      await this.repo.appendEvents(tx, taskId, [...pending, { type: 'error', data: { code, msg, refunded: row.pointsCharged } }]);
+      return true;
+    });
+    if (failed) this.signals.notify(taskId);
+    return failed;
+  }
+
+  /**
+   * Start-up (and periodic) recovery: every queued or running task gets a job again. Running ones are retried
+   * once their heartbeat is stale, so a task whose process died is restarted (or failed and refunded after
+   * MAX_RUNS) instead of staying "running" forever. Duplicates are harmless: `claim` lets one through.
+   */
+  async recover(): Promise<number> {
+    const open = await this.repo.openTasks();
+    for (const t of open) {
+      const runAt = t.status === 'running' && t.heartbeatAt ? new Date(t.heartbeatAt.getTime() + STALE_MS + 1000) : undefined;
+      await this.jobs.enqueue(WRITING_JOB, { taskId: t.id }, { jobId: `${t.id}:${t.runs}`, runAt });
+    }
+    return open.length;
+  }
+
+  async requireTask(userId: number, taskId: string): Promise<TaskRow> {
+    const task = await this.repo.task(taskId);
+    if (!task || task.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '任务不存在');
+    return task;
+  }
+
+  async info(userId: number, taskId: string): Promise<TaskInfo> {
+    const t = await this.requireTask(userId, taskId);
+    return {
+      taskId: t.id, kind: t.kind, mode: t.mode, status: t.status, title: t.title, text: t.text, draftId: t.draftId, pointsCharged: t.pointsCharged,
+      modelId: t.modelId, errorCode: t.errorCode, errorMsg: t.errorMsg, createdAt: t.createdAt.toISOString(), finishedAt: t.finishedAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Short and synchronous (a few seconds): charged `title`, refunded when the model fails. */
+  async generateTitles(userId: number, body: { content: string; count: number; personaId?: number | null; modelConfigType?: string | null }) {
+    const model = await this.llms.get(body.modelConfigType);
+    const persona = await this.persona(userId, body.personaId);
+    await this.sensitive(body.content.slice(0, 5000));
+    const cost = await this.points.costOf(model.pointsFeature && model.pointsFeature.startsWith('title') ? model.pointsFeature : 'title');
+    const key = `title:${randomUUID()}`;
+    if (cost > 0) await this.points.charge(userId, cost, { reason: 'title', idempotencyKey: key });
+    try {
+      const { text } = await complete(model.client, {
+        signal: AbortSignal.timeout(60_000),
+        messages: [
+          { role: 'system', content: `你是中文新媒体标题专家。${persona ? `人设：${persona.name}，语气：${persona.tone}，读者：${persona.audience}。` : ''}` },
+          { role: 'user', content: `为下面的文章拟${body.count}个标题，每行一个，不要编号和解释：\n\n${body.content.slice(0, 6000)}` },
+        ],
+        offline: { purpose: 'title', content: body.content, count: body.count },
+      });
+      const titles = text
+        .split('\n')
+        .map((l) => l.replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '').replace(/^["“「《]|["”」》]$/g, '').trim())
+        .filter((l) => l && l !== OFFLINE_LABEL)
+        .slice(0, body.count);
+      if (!titles.length) throw new LlmUpstreamError('no titles in the reply');
+      if ((await this.lexicon.check(titles.join('\n'))).length) throw appError(ErrorCode.SENSITIVE_CONTENT);
+      return { titles, isAi: model.isAi };
+    } catch (err) {
+      if (cost > 0) await this.points.refund(userId, key, { reason: 'refund:title' });
+      const f = userFacing(err);
+      if (!f.expected) this.log.error({ err }, 'title generation failed');
+      throw appError(f.code, f.msg);
+    }
+  }
+}

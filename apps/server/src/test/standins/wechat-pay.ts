@@ -1,0 +1,204 @@
+import { createCipheriv, createPublicKey, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signMessage } from '../../integrations/payment/wechat-pay.js';
+
+/**
+ * A WeChat Pay APIv3 server on loopback: verifies our Authorization signature with the merchant's
+ * public key, signs every answer and notification with its own key (by serial), encrypts notification
+ * resources with the APIv3 key, and lets tests pay, replay, duplicate and forge.
+ */
+export interface WechatPayStandinOptions {
+  mchid: string;
+  appid: string;
+  merchantSerial: string;
+  merchantPublicKey: string | KeyObject;
+  apiV3Key: string;
+  /** The serial (certificate serial or PUB_KEY_ID_...) it signs with. */
+  serial: string;
+  now?: () => Date;
+}
+
+interface Trade {
+  out_trade_no: string;
+  description: string;
+  total: number;
+  notify_url: string;
+  time_expire?: string;
+  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED';
+  transaction_id?: string;
+  success_time?: string;
+}
+
+export interface WechatNotification {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ForgeOptions {
+  /** Override fields of the decrypted transaction. */
+  transaction?: Record<string, unknown>;
+  timestampOffsetSec?: number;
+  signWith?: KeyObject;
+  serial?: string;
+  signature?: string;
+  apiV3Key?: string;
+}
+
+const rfc3339China = (d: Date) => `${new Date(d.getTime() + 8 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '')}+08:00`;
+
+export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
+  const now = opts.now ?? (() => new Date());
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const merchantKey = typeof opts.merchantPublicKey === 'string' ? createPublicKey(opts.merchantPublicKey) : opts.merchantPublicKey;
+  const trades = new Map<string, Trade>();
+  const requests: Array<{ method: string; path: string; body: string }> = [];
+  let notifyOrigin: string | null = null;
+
+  const expired = (t: Trade) => t.time_expire !== undefined && now().getTime() > Date.parse(t.time_expire);
+  const refresh = (t: Trade) => {
+    if (t.state === 'NOTPAY' && expired(t)) t.state = 'CLOSED';
+    return t;
+  };
+
+  function signedHeaders(body: string, o: { timestampOffsetSec?: number; signWith?: KeyObject; serial?: string; signature?: string } = {}) {
+    const timestamp = String(Math.floor(now().getTime() / 1000) + (o.timestampOffsetSec ?? 0));
+    const nonce = randomBytes(16).toString('hex');
+    return {
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': nonce,
+      'wechatpay-serial': o.serial ?? opts.serial,
+      'wechatpay-signature': o.signature ?? signMessage(`${timestamp}\n${nonce}\n${body}\n`, o.signWith ?? privateKey),
+    };
+  }
+
+  function send(res: http.ServerResponse, status: number, payload?: unknown) {
+    const body = payload === undefined ? '' : JSON.stringify(payload);
+    res.writeHead(status, { ...(body ? { 'content-type': 'application/json' } : {}), ...signedHeaders(body) });
+    res.end(body);
+  }
+
+  function checkAuth(method: string, url: string, body: string, header: string | undefined): string | null {
+    if (!header?.startsWith('WECHATPAY2-SHA256-RSA2048 ')) return 'missing or wrong Authorization scheme';
+    const fields = Object.fromEntries([...header.slice(26).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (fields.mchid !== opts.mchid) return 'mchid mismatch';
+    if (fields.serial_no !== opts.merchantSerial) return 'serial_no mismatch';
+    if (Math.abs(now().getTime() / 1000 - Number(fields.timestamp)) > 300) return 'timestamp expired';
+    const message = `${method}\n${url}\n${fields.timestamp}\n${fields.nonce_str}\n${body}\n`;
+    const ok = createVerify('RSA-SHA256').update(message).verify(merchantKey, fields.signature ?? '', 'base64');
+    return ok ? null : 'signature does not verify';
+  }
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      requests.push({ method, path: url, body });
+      const authError = checkAuth(method, url, body, req.headers.authorization);
+      if (authError) return send(res, 401, { code: 'SIGN_ERROR', message: authError });
+      const u = new URL(url, 'http://x');
+      if (method === 'POST' && u.pathname === '/v3/pay/transactions/native') {
+        const b = JSON.parse(body) as { appid?: string; mchid?: string; description?: string; out_trade_no?: string; notify_url?: string; time_expire?: string; amount?: { total?: number; currency?: string } };
+        if (b.appid !== opts.appid || b.mchid !== opts.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'appid/mchid mismatch' });
+        if (!b.out_trade_no || !/^[0-9A-Za-z_\-*]{6,32}$/.test(b.out_trade_no)) return send(res, 400, { code: 'PARAM_ERROR', message: 'out_trade_no invalid' });
+        if (!Number.isInteger(b.amount?.total) || b.amount!.total! <= 0 || b.amount?.currency !== 'CNY') return send(res, 400, { code: 'PARAM_ERROR', message: 'amount invalid' });
+        if (!b.description || b.description.length > 127 || !b.notify_url) return send(res, 400, { code: 'PARAM_ERROR', message: 'description/notify_url invalid' });
+        if (b.time_expire && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/.test(b.time_expire)) return send(res, 400, { code: 'PARAM_ERROR', message: 'time_expire invalid' });
+        const existing = trades.get(b.out_trade_no);
+        if (existing && existing.total !== b.amount!.total) return send(res, 400, { code: 'INVALID_REQUEST', message: '201 商户订单号重复' });
+        trades.set(b.out_trade_no, existing ?? { out_trade_no: b.out_trade_no, description: b.description, total: b.amount!.total!, notify_url: b.notify_url, ...(b.time_expire ? { time_expire: b.time_expire } : {}), state: 'NOTPAY' });
+        return send(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('base64url')}` });
+      }
+      const q = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(u.pathname);
+      if (q) {
+        const t = trades.get(decodeURIComponent(q[1]!));
+        if (q[2] && method === 'POST') {
+          if (JSON.parse(body || '{}').mchid !== opts.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'mchid' });
+          if (!t) return send(res, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+          if (t.state === 'SUCCESS') return send(res, 400, { code: 'ORDERPAID', message: '订单已支付' });
+          t.state = 'CLOSED';
+          return send(res, 204);
+        }
+        if (method === 'GET') {
+          if (u.searchParams.get('mchid') !== opts.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'mchid' });
+          if (!t) return send(res, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+          return send(res, 200, transactionOf(refresh(t)));
+        }
+      }
+      return send(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function transactionOf(t: Trade): Record<string, unknown> {
+    return {
+      appid: opts.appid,
+      mchid: opts.mchid,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id,
+      trade_type: 'NATIVE',
+      trade_state: t.state,
+      trade_state_desc: t.state,
+      success_time: t.success_time,
+      payer: { openid: 'oStandinPayer000000000000001' },
+      amount: { total: t.total, payer_total: t.total, currency: 'CNY', payer_currency: 'CNY' },
+    };
+  }
+
+  function notificationFor(t: Trade, o: ForgeOptions = {}): WechatNotification {
+    const plaintext = JSON.stringify({ ...transactionOf(t), ...o.transaction });
+    const nonce = randomBytes(6).toString('hex');
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(o.apiV3Key ?? opts.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
+    cipher.setAAD(Buffer.from('transaction', 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    const body = JSON.stringify({
+      id: randomBytes(8).toString('hex'),
+      create_time: rfc3339China(now()),
+      resource_type: 'encrypt-resource',
+      event_type: 'TRANSACTION.SUCCESS',
+      summary: '支付成功',
+      resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'transaction', nonce },
+    });
+    const target = notifyOrigin ? `${notifyOrigin}${new URL(t.notify_url).pathname}` : t.notify_url;
+    return { url: target, headers: { 'content-type': 'application/json', ...signedHeaders(body, o) }, body };
+  }
+
+  return {
+    url,
+    trades,
+    requests,
+    platformPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    /** Where notifications really go (our test server), keeping the notify_url path we sent. */
+    setNotifyOrigin(origin: string) {
+      notifyOrigin = origin;
+    },
+    /** The payer scans and pays: SUCCESS now, notification returned for the test to deliver (or not). */
+    pay(orderNo: string): WechatNotification {
+      const t = trades.get(orderNo);
+      if (!t) throw new Error(`no trade ${orderNo}`);
+      if (refresh(t).state === 'CLOSED') throw new Error('trade closed');
+      if (t.state === 'NOTPAY') {
+        t.state = 'SUCCESS';
+        t.transaction_id = `4200${Date.now()}${randomBytes(3).toString('hex')}`;
+        t.success_time = rfc3339China(now());
+      }
+      return notificationFor(t);
+    },
+    /** A notification with tampered contents or signature; the trade itself is unchanged. */
+    forge(orderNo: string, o: ForgeOptions): WechatNotification {
+      const t = trades.get(orderNo) ?? { out_trade_no: orderNo, description: '', total: 1, notify_url: `${url}/api/pay/notify/wechat`, state: 'NOTPAY' as const };
+      return notificationFor({ ...t, state: 'SUCCESS', transaction_id: `4200forged${randomBytes(3).toString('hex')}`, success_time: rfc3339China(now()) }, o);
+    },
+    async deliver(n: WechatNotification): Promise<Response> {
+      return fetch(n.url, { method: 'POST', headers: n.headers, body: n.body });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type WechatPayStandin = Awaited<ReturnType<typeof startWechatPayStandin>>;

@@ -1,0 +1,65 @@
+import { Avatar, Badge, Button, Dropdown } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { useGlobalStore, useIsLogin } from '../stores/global';
+import { usePersonalInfoStore } from '../stores/personal-info';
+import { useUserVipStore } from '../stores/user-vip';
+import { logout } from '../features/session/session';
+
+/** Header right side: bell with unread bubble, points and the user menu, or the login button. */
+export function UserArea() {
+  const isLogin = useIsLogin();
+  const unread = useGlobalStore((s) => s.unreadNoticeNum);
+  const nickname = usePersonalInfoStore((s) => s.nickname);
+  const points = useUserVipStore((s) => (s.pointsKnown ? s.hwPoints : null));
+  const isVip = useUserVipStore((s) => s.isVip);
+
+  if (isLogin === 'UNKNOWN') return <div className="user-area" data-testid="session-unknown" />;
+  if (isLogin === false) {
+    return (
+      <div className="user-area">
+        <Button type="primary" onClick={() => useGlobalStore.getState().openModal('login')} data-testid="header-login">
+          登录 / 注册
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="user-area" data-testid="user-area">
+      {points !== null ? (
+        <Link to="/integral" className="points" data-testid="header-points">
+          积分 {points}
+        </Link>
+      ) : null}
+      <Link to="/notifications" aria-label="消息通知" data-testid="header-bell" className="bell">
+        <Badge count={unread} size="small" overflowCount={99}>
+          <BellOutlined style={{ fontSize: 18 }} />
+        </Badge>
+      </Link>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: [
+            { key: 'nickname', label: '修改昵称' },
+            { key: 'profile', label: '完善创作者资料' },
+            { key: 'settings', label: <Link to="/personalSet">个人设置</Link> },
+            { type: 'divider' },
+            { key: 'logout', label: '退出登录', danger: true },
+          ],
+          onClick: ({ key }) => {
+            const g = useGlobalStore.getState();
+            if (key === 'nickname') g.openModal('changeNickname');
+            if (key === 'profile') g.openModal('profileFill');
+            if (key === 'logout') void logout();
+          },
+        }}
+      >
+        <button type="button" className="user-button" data-testid="user-menu">
+          <Avatar size="small">{nickname.slice(0, 1) || '砚'}</Avatar>
+          <span data-testid="user-nickname">{nickname}</span>
+          {isVip ? <span className="vip-tag">VIP</span> : null}
+        </button>
+      </Dropdown>
+    </div>
+  );
+}

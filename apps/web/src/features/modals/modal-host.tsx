@@ -1,0 +1,20 @@
+import { lazy, Suspense } from 'react';
+import { useGlobalStore } from '../../stores/global';
+
+const LoginModal = lazy(() => import('../login-modal/login-modal'));
+const ProfileFillModal = lazy(() => import('./profile-fill-modal'));
+const ChangeNicknameModal = lazy(() => import('./change-nickname-modal'));
+const InvitationCodeModal = lazy(() => import('./invitation-code-modal'));
+
+/** Modals load their code the first time they open, keeping the home route light. */
+export function ModalHost() {
+  const m = useGlobalStore((s) => s.modalVisibleMap);
+  return (
+    <Suspense fallback={null}>
+      {m.login ? <LoginModal /> : null}
+      {m.profileFill && !m.login ? <ProfileFillModal /> : null}
+      {m.changeNickname ? <ChangeNicknameModal /> : null}
+      {m.invitationCode ? <InvitationCodeModal /> : null}
+    </Suspense>
+  );
+}

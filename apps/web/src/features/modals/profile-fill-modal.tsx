@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Button, Checkbox, Form, Modal, Radio, Select } from 'antd';
+import { creationPlatforms, creatorTypes, type FillInfoBody } from '@inkstone/shared';
+import { userApi } from '../../api/user';
+import { useGlobalStore } from '../../stores/global';
+import { applyProfile } from '../session/session';
+import { toast } from '../notifications/toasts';
+
+const creatorLabels: Record<(typeof creatorTypes)[number], string> = { personal: '个人创作者', enterprise: '企业', media: '媒体', other: '其他' };
+const platformLabels: Record<(typeof creationPlatforms)[number], string> = {
+  xiaohongshu: '小红书',
+  wechat_mp: '微信公众号',
+  douyin: '抖音',
+  weibo: '微博',
+  zhihu: '知乎',
+  toutiao: '今日头条',
+  bilibili: '哔哩哔哩',
+  other: '其他',
+};
+const industryOptions = ['科技', '教育', '美妆', '美食', '旅行', '母婴', '财经', '健康', '家居', '职场'].map((v) => ({ value: v, label: v }));
+
+export default function ProfileFillModal() {
+  const open = useGlobalStore((s) => s.modalVisibleMap.profileFill);
+  const [busy, setBusy] = useState(false);
+  const close = () => useGlobalStore.getState().closeModal('profileFill');
+
+  const submit = async (v: { creatorType: FillInfoBody['creatorType']; industries?: string[]; customIndustries?: string[]; creationPlatform?: FillInfoBody['creationPlatform'] }) => {
+    setBusy(true);
+    try {
+      const user = await userApi.fillInfo({
+        creatorType: v.creatorType,
+        industries: v.industries ?? [],
+        customIndustries: v.customIndustries ?? [],
+        creationPlatform: v.creationPlatform ?? [],
+      });
+      applyProfile(user);
+      close();
+      toast.message('success', '资料已保存', 2);
+    } catch {
+      // Shown by the request layer.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={open} onCancel={close} footer={null} title="完善创作者资料" destroyOnHidden>
+      <Form layout="vertical" onFinish={submit} data-testid="profile-fill">
+        <p className="muted">告诉我们你的创作方向，AI 会写得更贴合你。</p>
+        <Form.Item name="creatorType" label="创作者类型" rules={[{ required: true, message: '请选择创作者类型' }]}>
+          <Radio.Group options={creatorTypes.map((v) => ({ value: v, label: creatorLabels[v] }))} />
+        </Form.Item>
+        <Form.Item name="industries" label="所在行业（最多10个）">
+          <Select mode="multiple" options={industryOptions} maxCount={10} placeholder="选择行业" />
+        </Form.Item>
+        <Form.Item name="customIndustries" label="自定义行业（最多5个）">
+          <Select mode="tags" maxCount={5} placeholder="输入后回车" open={false} />
+        </Form.Item>
+        <Form.Item name="creationPlatform" label="主要创作平台">
+          <Checkbox.Group options={creationPlatforms.map((v) => ({ value: v, label: platformLabels[v] }))} />
+        </Form.Item>
+        <div className="modal-actions">
+          <Button onClick={close}>稍后填写</Button>
+          <Button type="primary" htmlType="submit" loading={busy}>
+            保存
+          </Button>
+        </div>
+      </Form>
+    </Modal>
+  );
+}

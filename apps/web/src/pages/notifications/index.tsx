@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Empty, List, Modal, Segmented, Skeleton, Tag } from 'antd';
+import { formatTimeAgo } from '@inkstone/shared';
+import { PageFrame } from '../../components/page-frame';
+import { noticeApi, type NoticeItem } from '../../api/notice';
+import { useGlobalStore, useIsLogin } from '../../stores/global';
+import { toast } from '../../features/notifications/toasts';
+
+const PAGE_SIZE = 10;
+const types = [
+  { value: '', label: '全部' },
+  { value: 'system', label: '系统通知' },
+  { value: 'activity', label: '活动' },
+  { value: 'comment', label: '评论' },
+];
+
+export default function NotificationsPage() {
+  const isLogin = useIsLogin();
+  const [pageNum, setPageNum] = useState(1);
+  const [type, setType] = useState('');
+  const [openId, setOpenId] = useState<NoticeItem['id'] | null>(null);
+  const qc = useQueryClient();
+
+  const list = useQuery({
+    queryKey: ['notice-list', pageNum, type],
+    queryFn: () => noticeApi.list({ pageNum, pageSize: PAGE_SIZE, ...(type ? { type } : {}) }),
+    enabled: isLogin === true,
+    retry: false,
+  });
+  const detail = useQuery({
+    queryKey: ['notice-detail', openId],
+    queryFn: () => noticeApi.detail(openId!),
+    enabled: openId !== null,
+    retry: false,
+  });
+  const refreshBubble = () => {
+    void qc.invalidateQueries({ queryKey: ['notice-list'] });
+    void noticeApi.bubble().then((b) => useGlobalStore.getState().setUnreadNoticeNum(b.unreadNoticeNum), () => {});
+  };
+  const readOne = useMutation({ mutationFn: noticeApi.read, onSuccess: refreshBubble });
+  const readAll = useMutation({
+    mutationFn: noticeApi.readAll,
+    onSuccess: () => {
+      toast.message('success', '已全部标记为已读', 2);
+      refreshBubble();
+    },
+  });
+
+  const open = (item: NoticeItem) => {
+    setOpenId(item.id);
+    if (!item.read) readOne.mutate(item.id);
+  };
+
+  let body;
+  if (isLogin !== true) {
+    body = (
+      <Empty description="登录后查看消息通知">
+        <Button type="primary" onClick={() => useGlobalStore.getState().openModal('login')}>
+          登录
+        </Button>
+      </Empty>
+    );
+  } else if (list.isPending) {
+    body = <Skeleton active paragraph={{ rows: 4 }} data-testid="notifications-loading" />;
+  } else if (list.isError) {
+    body = (
+      <Alert
+        type="error"
+        showIcon
+        data-testid="notifications-error"
+        title="消息加载失败"
+        description={list.error instanceof Error ? list.error.message : '请稍后再试'}
+        action={<Button onClick={() => void list.refetch()}>重试</Button>}
+      />
+    );
+  } else if (!list.data.records.length) {
+    body = <Empty data-testid="notifications-empty" description="暂无消息" />;
+  } else {
+    body = (
+      <List
+        data-testid="notifications-list"
+        dataSource={list.data.records}
+        pagination={{
+          current: list.data.pageNum,
+          pageSize: PAGE_SIZE,
+          total: list.data.total,
+          onChange: setPageNum,
+          hideOnSinglePage: true,
+        }}
+        renderItem={(item) => (
+          <List.Item
+            className={item.read ? 'notice read' : 'notice unread'}
+            onClick={() => open(item)}
+            extra={<span className="muted">{formatTimeAgo(item.createdAt)}</span>}
+          >
+            <List.Item.Meta
+              title={
+                <>
+                  {item.read ? null : <Tag color="red">未读</Tag>}
+                  {item.title}
+                </>
+              }
+              description={item.content.length > 80 ? `${item.content.slice(0, 80)}…` : item.content}
+            />
+          </List.Item>
+        )}
+      />
+    );
+  }
+
+  return (
+    <PageFrame
+      testId="page-notifications"
+      title="消息通知"
+      extra={
+        isLogin === true ? (
+          <Button onClick={() => readAll.mutate()} loading={readAll.isPending} data-testid="notifications-read-all">
+            全部已读
+          </Button>
+        ) : null
+      }
+    >
+      <Segmented
+        value={type}
+        options={types}
+        onChange={(v) => {
+          setType(v);
+          setPageNum(1);
+        }}
+        style={{ marginBottom: 16 }}
+      />
+      {body}
+      <Modal open={openId !== null} onCancel={() => setOpenId(null)} footer={null} title={detail.data?.title ?? '消息详情'} destroyOnHidden>
+        {detail.isPending ? (
+          <Skeleton active />
+        ) : detail.isError ? (
+          <Alert type="error" title="消息详情加载失败" action={<Button onClick={() => void detail.refetch()}>重试</Button>} />
+        ) : (
+          <div data-testid="notice-detail">
+            <p className="muted">{formatTimeAgo(detail.data.createdAt)}</p>
+            <p style={{ whiteSpace: 'pre-wrap' }}>{detail.data.content}</p>
+          </div>
+        )}
+      </Modal>
+    </PageFrame>
+  );
+}

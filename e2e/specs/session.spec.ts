@@ -1,0 +1,51 @@
+import { test, expect, apiLogin, seedSession } from '../support/fixtures.js';
+
+test('401 on a background call logs out quietly: no login modal', async ({ page }) => {
+  await seedSession(page, { tokenName: 'inkstone-token', tokenValue: 'garbage-token-that-was-never-issued' });
+  const nowLoginUser = page.waitForResponse('**/api/auth/nowLoginUser');
+  await page.goto('/knowledge');
+  expect((await (await nowLoginUser).json()).code).toBe(401);
+  await expect(page.getByTestId('header-login')).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('login-modal')).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('account'))).toBeNull();
+});
+
+test('430 on a normal call opens the login modal; on a background call it does not', async ({ page, request, browser }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  await page.goto('/');
+  await expect(page.getByTestId('user-area')).toBeVisible();
+  // The session is revoked elsewhere (logout from another device).
+  const out = await (await request.get('/api/auth/logout', { headers: { [s.tokenName]: s.tokenValue } })).json();
+  expect(out.code).toBe(0);
+
+  await page.getByTestId('user-menu').click();
+  await page.getByText('修改昵称').click();
+  await page.getByLabel('新昵称').fill('新的昵称');
+  const res = page.waitForResponse('**/api/user/change-nickname?*');
+  await page.getByTestId('change-nickname').getByRole('button', { name: /保\s*存/ }).click();
+  expect((await (await res).json()).code).toBe(430);
+  await expect(page.getByTestId('login-modal')).toBeVisible();
+  await expect(page.getByTestId('header-login')).toBeVisible();
+
+  // Same revoked session, background call (visibility re-check): logged out, modal stays closed.
+  const s2 = await apiLogin(request);
+  const ctx = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const p2 = await ctx.newPage();
+  await seedSession(p2, s2);
+  await p2.goto('/topic');
+  await expect(p2.getByTestId('user-area')).toBeVisible();
+  await request.get('/api/auth/logout', { headers: { [s2.tokenName]: s2.tokenValue } });
+  const isLogin = p2.waitForResponse('**/api/auth/isLogin');
+  const report = p2.waitForRequest((r) => r.url().includes('/api/user/event/report') && r.url().includes('event=open-software'));
+  await p2.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  expect((await (await isLogin).json()).code).toBe(430);
+  const reported = new URL((await report).url());
+  expect(reported.searchParams.get('version')).toBe('v2');
+  expect(reported.searchParams.get('sid')).toBe(await p2.evaluate(() => localStorage.getItem('duid')));
+  await expect(p2.getByTestId('header-login')).toBeVisible();
+  await p2.waitForTimeout(300);
+  await expect(p2.getByTestId('login-modal')).toHaveCount(0);
+  await ctx.close();
+});

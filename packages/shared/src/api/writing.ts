@@ -1,0 +1,213 @@
+import { z } from 'zod';
+
+/** AI writing: models, home input, tasks and their stream, drafts, personas, files, abilities. */
+
+export const writingLimits = {
+  promptMaxChars: 5000,
+  quoteFilesMax: 5,
+  abilityMaxChars: 5000,
+  draftMaxChars: 200_000,
+  /** Quoted documents (docx, pdf, txt, md). Images use limits.uploadMaxBytes (spec section 5). */
+  quoteFileMaxBytes: 10 * 1024 * 1024,
+  /** Parsed text kept per quoted file. */
+  quoteFileMaxChars: 100_000,
+  /** The saved home input, serialised. */
+  homeInputMaxBytes: 32 * 1024,
+} as const;
+const limits = writingLimits;
+
+export const createTypes = ['article', 'graphic'] as const;
+export const writeTypes = ['deep', 'quick', 'imitate', 'rewrite'] as const;
+export type WriteType = (typeof writeTypes)[number];
+export const abilityTypes = ['continue', 'expand', 'shorten', 'polish', 'persona', 'tone'] as const;
+export type AbilityType = (typeof abilityTypes)[number];
+
+const idSchema = z.coerce.number({ error: 'id 必须是数字' }).int().positive('id 必须是正整数');
+export const idQuery = z.object({ id: idSchema });
+export const idBody = z.object({ id: idSchema });
+
+// ---- models ----
+export const modelItemSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** False for the embedded offline writer: the UI must not present it as AI. */
+  isAi: z.boolean(),
+  isDefault: z.boolean(),
+  capabilities: z.array(z.string()),
+  pointsFeature: z.string().nullable(),
+});
+export type ModelItem = z.infer<typeof modelItemSchema>;
+
+// ---- home input ----
+export const editorContentSchema = z.object({
+  top: z.string().max(limits.promptMaxChars, `输入内容最多${limits.promptMaxChars}字`).default(''),
+  bottom: z.string().max(limits.promptMaxChars, `输入内容最多${limits.promptMaxChars}字`).default(''),
+});
+export const homeInputSchema = z.object({
+  editorContent: editorContentSchema.default({ top: '', bottom: '' }),
+  writeType: z.enum(writeTypes, { error: `writeType 必须是 ${writeTypes.join('、')} 之一` }).default('deep'),
+  onlineSearch: z.boolean().default(false),
+  quoteFileIds: z.array(z.number().int().positive()).max(limits.quoteFilesMax, `最多引用${limits.quoteFilesMax}个文件`).default([]),
+  personaId: z.number().int().positive().nullable().default(null),
+  abilityType: z.string().max(32).nullable().default(null),
+  modelConfigType: z.string().max(64).nullable().default(null),
+});
+export type HomeInput = z.infer<typeof homeInputSchema>;
+export const saveHomeInputBody = homeInputSchema.extend({
+  createType: z.enum(createTypes, { error: 'createType 必须是 article 或 graphic' }),
+});
+export const homeInputQuery = z.object({ createType: z.enum(createTypes, { error: 'createType 必须是 article 或 graphic' }).default('article') });
+
+export const styleCardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  writeType: z.enum(writeTypes),
+  example: z.string(),
+  tags: z.array(z.string()),
+});
+export const suggestWordSchema = z.object({ word: z.string(), source: z.enum(['industry', 'festival', 'general']) });
+
+export const festivalQuery = z.object({ year: z.coerce.number({ error: 'year 必须是数字' }).int().min(2004, '年份超出范围').max(2050, '年份超出范围').optional() });
+export const festivalItemSchema = z.object({
+  date: z.string(),
+  name: z.string(),
+  type: z.enum(['traditional', 'solar_term', 'public_holiday']),
+  /** Public holidays: the days off, first to last. */
+  endDate: z.string().nullable(),
+  suggestion: z.string(),
+});
+export type FestivalItem = z.infer<typeof festivalItemSchema>;
+
+// ---- tasks ----
+export const taskCreateBody = z.object({
+  createType: z.literal('article', { error: 'createType 目前只支持 article' }),
+  writeType: z.enum(writeTypes, { error: `writeType 必须是 ${writeTypes.join('、')} 之一` }).default('deep'),
+  content: z.string({ error: '请输入写作内容' }).trim().min(1, '请输入写作内容').max(limits.promptMaxChars, `写作内容最多${limits.promptMaxChars}字`),
+  personaId: z.number().int().positive().nullish(),
+  quoteFileIds: z.array(z.number().int().positive()).max(limits.quoteFilesMax, `最多引用${limits.quoteFilesMax}个文件`).default([]),
+  onlineSearch: z.boolean().default(false),
+  modelConfigType: z.string().max(64).nullish(),
+});
+export type TaskCreateBody = z.infer<typeof taskCreateBody>;
+export const taskIdSchema = z.object({ taskId: z.string() });
+export const taskIdQuery = z.object({ taskId: z.string().min(1, '缺少 taskId').max(64) });
+export const taskStatuses = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const taskInfoSchema = z.object({
+  taskId: z.string(),
+  kind: z.enum(['article', 'ability']),
+  mode: z.string(),
+  status: z.enum(taskStatuses),
+  title: z.string(),
+  text: z.string(),
+  draftId: z.number().int().nullable(),
+  pointsCharged: z.number().int(),
+  modelId: z.string(),
+  errorCode: z.number().int().nullable(),
+  errorMsg: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type TaskInfo = z.infer<typeof taskInfoSchema>;
+export const streamQuery = z.object({
+  /** EventSource cannot set headers: the session token may come as `token`. */
+  token: z.string().max(200).optional(),
+  lastEventId: z.coerce.number().int().min(0).optional(),
+});
+
+/**
+ * SSE events of `GET /mp/task/stream/:taskId` (`id:` = stored event id, `event:` = type, `data:` = JSON):
+ * progress {stage, message, percent} | reasoning {text} | delta {text} | reset {reason} (drop text streamed so far)
+ * | title {title} | sources {items: SearchSource[]} | usage {promptTokens, completionTokens, totalTokens}
+ * | done {draftId, title} | error {code, msg}. The stream ends after done or error.
+ */
+export const taskEventTypes = ['progress', 'reasoning', 'delta', 'reset', 'title', 'sources', 'usage', 'done', 'error'] as const;
+export type TaskEventType = (typeof taskEventTypes)[number];
+export const searchSourceSchema = z.object({ n: z.number().int(), title: z.string(), url: z.string(), snippet: z.string(), siteName: z.string().nullable() });
+export type SearchSource = z.infer<typeof searchSourceSchema>;
+
+// ---- abilities and titles ----
+export const toneTypes = ['formal', 'casual', 'humorous', 'warm', 'professional', 'lively'] as const;
+export const abilityCreateBody = z.object({
+  abilityType: z.enum(abilityTypes, { error: `abilityType 必须是 ${abilityTypes.join('、')} 之一` }),
+  text: z.string({ error: '请选择要处理的文字' }).trim().min(1, '请选择要处理的文字').max(limits.abilityMaxChars, `一次最多处理${limits.abilityMaxChars}字`),
+  context: z.string().max(limits.promptMaxChars).optional(),
+  personaId: z.number().int().positive().nullish(),
+  tone: z.enum(toneTypes).optional(),
+  modelConfigType: z.string().max(64).nullish(),
+});
+export type AbilityCreateBody = z.infer<typeof abilityCreateBody>;
+export const titleGenerateBody = z.object({
+  content: z.string({ error: '请输入正文' }).trim().min(1, '请输入正文').max(limits.draftMaxChars),
+  count: z.number().int().min(1).max(10).default(5),
+  personaId: z.number().int().positive().nullish(),
+  modelConfigType: z.string().max(64).nullish(),
+});
+export const titleGenerateSchema = z.object({ titles: z.array(z.string()), isAi: z.boolean() });
+
+// ---- search ----
+export const searchStatusSchema = z.object({ enabled: z.boolean(), provider: z.string().nullable(), reason: z.string().nullable() });
+
+// ---- drafts ----
+export const draftItemSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  summary: z.string(),
+  taskId: z.string().nullable(),
+  createType: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const draftDetailSchema = draftItemSchema.extend({ html: z.string(), markdown: z.string() });
+export type DraftDetail = z.infer<typeof draftDetailSchema>;
+export const draftSaveBody = z
+  .object({
+    id: z.number().int().positive().nullish(),
+    title: z.string().max(200, '标题最多200字').default(''),
+    html: z.string().max(limits.draftMaxChars, '正文过长').optional(),
+    markdown: z.string().max(limits.draftMaxChars, '正文过长').optional(),
+  })
+  .refine((b) => b.html !== undefined || b.markdown !== undefined || b.id, { message: '请提供正文 html 或 markdown' });
+export const draftExportQuery = z.object({ id: idSchema, format: z.enum(['docx', 'md'], { error: 'format 必须是 docx 或 md' }).default('docx') });
+
+// ---- personas ----
+const shortText = (label: string, max: number) => z.string().trim().max(max, `${label}最多${max}字`).default('');
+export const personaSaveBody = z.object({
+  id: z.number().int().positive().nullish(),
+  name: z.string({ error: '请输入人设名称' }).trim().min(1, '请输入人设名称').max(30, '人设名称最多30字'),
+  platform: shortText('平台', 30),
+  industry: shortText('行业', 30),
+  audience: shortText('目标读者', 200),
+  tone: shortText('语气', 100),
+  tabooWords: z.array(z.string().trim().min(1).max(20, '禁用词最多20字')).max(100, '禁用词最多100个').default([]),
+  sampleTexts: z.array(z.string().max(5000, '示例文本每篇最多5000字')).max(5, '示例文本最多5篇').default([]),
+});
+export type PersonaSaveBody = z.infer<typeof personaSaveBody>;
+export const personaSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  platform: z.string(),
+  industry: z.string(),
+  audience: z.string(),
+  tone: z.string(),
+  tabooWords: z.array(z.string()),
+  sampleTexts: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Persona = z.infer<typeof personaSchema>;
+
+// ---- files ----
+export const quoteFileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ext: z.string(),
+  size: z.number().int(),
+  chars: z.number().int(),
+  preview: z.string(),
+  createdAt: z.string(),
+});
+export type QuoteFile = z.infer<typeof quoteFileSchema>;
+export const uploadResultSchema = z.object({ url: z.string() });
+export const imageSearchQuery = z.object({ keyword: z.string().trim().max(50, '关键词最多50字').default('') });
+export const imageItemSchema = z.object({ id: z.number().int(), url: z.string(), name: z.string(), keywords: z.array(z.string()), createdAt: z.string() });
