@@ -30,8 +30,10 @@ test('polls the notice bubble every 15 s while logged in and stops on logout', a
 test('a network error on the notice call shows the persistent offline message; back online dismisses it', async ({ page, context, request }) => {
   const s = await apiLogin(request);
   await seedSession(page, s);
+  const firstCheck = page.waitForResponse('**/api/notice/bubble');
   await page.goto('/');
   await expect(page.getByTestId('user-area')).toBeVisible();
+  await firstCheck;
   await context.setOffline(true);
   const offline = page.locator('.ant-message-notice').filter({ hasText: '网络已断开，请检查网络连接' });
   await expect(offline).toBeVisible();

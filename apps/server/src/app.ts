@@ -29,6 +29,7 @@ import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
 import { vipRoutes } from './modules/vip/vip.routes.js';
 import { payRoutes } from './modules/vip/pay.routes.js';
 import { registerPublishing } from './modules/publish/publish.module.js';
+import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -107,11 +108,17 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       const { points, catalogue, vip, orders, redeemCodes, activity } = c.services;
       await api.register(vipRoutes({ points, catalogue, vip, orders, codes: redeemCodes, activity, openPayment: true }));
       await api.register(payRoutes({ orders, gateways: c.integrations.payments }));
+      await registerWriting(api, c.writing, sessions, config);
     },
     { prefix: '/api' },
   );
+  // Uploaded images (spec section 5) at /uploads/.
+  await registerUploads(app, c.writing);
   // Publishing: /publish-api/* (outside /api), its /api account calls, and the 沙箱 creator site.
   await registerPublishing(app, config, c.publishing);
+
+  // Writing tasks left open by a stopped process are restarted or failed and refunded.
+  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installWritingRecovery(app, c.writing);
 
   // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {

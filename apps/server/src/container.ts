@@ -26,6 +26,7 @@ import { FlagsService } from './modules/flags/flags.service.js';
 import { RecallRepo } from './modules/activity/recall.repo.js';
 import { RecallService } from './modules/activity/recall.service.js';
 import { createPublishing } from './modules/publish/publish.module.js';
+import { createWriting } from './modules/writing/writing.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -85,7 +86,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     },
   });
 
+  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, dataDir: opts.database ? null : config.DATA_DIR });
+
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
+  sandboxes.push(...writing.sandboxes);
 
   return {
     config,
@@ -100,10 +104,12 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     integrations: { sms, wechat, payments },
     sandboxes,
     publishing,
+    writing,
     services: { users, sessions, codes, auth, notices, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     async close() {
       await jobs.close();
       await publishing.close();
+      writing.close();
       redis?.disconnect();
       await database.close();
     },

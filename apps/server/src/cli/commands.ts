@@ -3,6 +3,7 @@ import type { Container } from '../container.js';
 import { userCommands } from './user.commands.js';
 import { noticeCommands } from './notice.commands.js';
 import { vipCommands } from './vip.commands.js';
+import { writingCommands } from './writing.commands.js';
 
 export interface AdminCommand {
   description: string;
@@ -16,6 +17,7 @@ export const commands: Record<string, AdminCommand> = {
   ...userCommands,
   ...noticeCommands,
   ...vipCommands,
+  ...writingCommands,
 };
 
 export function requireArg(args: Record<string, string | boolean | undefined>, name: string): string {

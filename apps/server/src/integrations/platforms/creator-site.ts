@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { BrowserCrashedError, type BrowserPool } from '../../browser/pool.js';
 import { loadImages, type ImageFile } from './images.js';
 import {
@@ -129,8 +129,17 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   }
 
   // --- account --------------------------------------------------------------------------------
+  /** `pool.withPage`, with failures outside the callback (context creation, a crash) typed too. */
+  protected async withPage<T>(accountKey: string, session: SessionBlob, what: string, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+    try {
+      return await this.pool.withPage(`acct:${accountKey}`, session, fn);
+    } catch (err) {
+      throw this.wrap(err, what);
+    }
+  }
+
   async checkSession(accountKey: string, session: SessionBlob): Promise<AccountProfile> {
-    return this.pool.withPage(`acct:${accountKey}`, session, async (page) => {
+    return this.withPage(accountKey, session, '检查登录状态失败', async (page) => {
       try {
         if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
         return await this.readProfile(page);
@@ -142,7 +151,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
 
   async publish(accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult> {
     const images = await loadImages(content.images);
-    return this.pool.withPage(`acct:${accountKey}`, session, async (page, context) => {
+    return this.withPage(accountKey, session, '发布失败', async (page, context) => {
       let evidence: Buffer | undefined;
       try {
         if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
@@ -179,7 +188,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   }
 
   private notes(accountKey: string, session: SessionBlob): Promise<SiteNote[]> {
-    return this.pool.withPage(`acct:${accountKey}`, session, async (page) => {
+    return this.withPage(accountKey, session, '读取笔记列表失败', async (page) => {
       try {
         return await this.listNotes(page);
       } catch (err) {

@@ -23,6 +23,8 @@ export const PUBLISH_JOB = 'publish.note';
 export interface PublishSettings {
   maxAttempts: number;
   backoffMs: number;
+  /** After an interrupted submit found nothing, wait this long and look again before submitting anew. */
+  resubmitGraceMs?: number;
 }
 
 const errorCodeOf = (err: unknown): string =>
@@ -166,7 +168,12 @@ export class PublishService {
       const session = this.accounts.openSession(account);
       // A previous attempt reached the final submit: the note may be on the platform already.
       if (job.submitStartedAt) {
-        const found = await adapter.findPublished(String(account.id), session, content, job.submitStartedAt);
+        let found = await adapter.findPublished(String(account.id), session, content, job.submitStartedAt);
+        if (!found) {
+          // A submit still in flight when the attempt died may land a little later: look once more.
+          await new Promise((r) => setTimeout(r, this.settings.resubmitGraceMs ?? 5000));
+          found = await adapter.findPublished(String(account.id), session, content, job.submitStartedAt);
+        }
         if (found) {
           this.log.info({ jobId, url: found.url }, 'publish: note found after an interrupted submit; not posting again');
           return this.finish(job, { status: 'succeeded', resultUrl: found.url, platformNoteId: found.noteId, platformStatus: found.status });

@@ -253,7 +253,7 @@ export class WritingTaskService {
       });
       const titles = text
         .split('\n')
-        .map((l) => l.replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '').replace(/^["“「《]|["”」》]$/g, '').trim())
+        .map((l) => l.replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '').replace(/^["“「《](.*)["”」》]$/, '$1').trim())
         .filter((l) => l && l !== OFFLINE_LABEL)
         .slice(0, body.count);
       if (!titles.length) throw new LlmUpstreamError('no titles in the reply');

@@ -11,12 +11,18 @@ import { maybeNotifyComments, resetCommentNotifier } from '../notifications/comm
 /** Once the accounts API answers 1002 it is not asked again in this page's life. */
 let accountsAbsent = false;
 
+let checkSeq = 0;
+
 async function checkNotices(): Promise<void> {
+  // Only the latest check decides: an older request finishing late must not undo a newer verdict.
+  const seq = ++checkSeq;
   try {
     const { unreadNoticeNum } = await noticeApi.bubble();
+    if (seq !== checkSeq) return;
     useGlobalStore.getState().setUnreadNoticeNum(unreadNoticeNum ?? 0);
     markOnline();
   } catch (e) {
+    if (seq !== checkSeq) return;
     // Spec section 5: a network error alone means offline; any reply (even an error code) means reachable.
     if (isApiError(e) && e.kind === 'network') markOffline();
     else if (isApiError(e) && e.kind === 'code') markOnline();

@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, type LoginConnectReply, type LoginScanReply, type PlatformAccount } from '@inkstone/shared';
+import type { TestApp } from '../../test/app.js';
+import { loginByPhone } from '../../test/auth-helpers.js';
+import { testDbKinds } from '../../test/database.js';
+import { bindSandboxAccount, publishApi, startPublishApp } from '../../test/publish-helpers.js';
+import { platformAccounts } from '../../db/schema/index.js';
+import { decryptSecret } from '../../security/encryption.js';
+
+describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
+  let t: TestApp;
+  let token: string;
+  const replies: string[] = [];
+  const record = <T extends object>(r: T) => {
+    replies.push(JSON.stringify(r));
+    return r;
+  };
+
+  beforeAll(async () => {
+    t = await startPublishApp(dbKind);
+    token = (await loginByPhone(t)).tokenValue;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('requires login on /publish-api and answers with the envelope', async () => {
+    const res = await t.call('POST', publishApi(t, '/chrome/login/connect'), { body: { platform: 'sandbox' } });
+    expect(res.status).toBe(200);
+    expect(res.code).toBe(ErrorCode.NOT_LOGGED_IN);
+    const unknown = await t.call('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'douyin' } });
+    expect(unknown.code).toBe(ErrorCode.VALIDATION);
+  });
+
+  it('binds through connect → scan → phone confirm → cookie → bind, and keeps the session encrypted', async () => {
+    const conn = record(await t.call<LoginConnectReply>('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'sandbox' } }));
+    expect(conn.code).toBe(0);
+    expect(conn.data.qrImage).toMatch(/^data:image\/png;base64,/);
+    expect(conn.data.state).toBe('waiting');
+    const scan = record(await t.call<LoginScanReply>('GET', publishApi(t, '/chrome/login/code/scan'), { token, query: { connectionId: conn.data.connectionId } }));
+    expect(scan.data).toMatchObject({ scanState: 'waiting' });
+    // Not confirmed yet: completing is refused, binding rejects with a non-zero code.
+    const early = await t.call('GET', publishApi(t, '/chrome/login/cookie'), { token, query: { connectionId: conn.data.connectionId } });
+    expect(early.code).toBe(ErrorCode.PLATFORM_NOT_CONFIRMED);
+    const earlyBind = await t.call('POST', '/publish/v4/account/bind', { token, body: { connectionId: conn.data.connectionId } });
+    expect(earlyBind.code).toBe(ErrorCode.PLATFORM_BIND_FAILED);
+    await t.call('POST', publishApi(t, '/chrome/connection/release'), { token, body: { connectionId: conn.data.connectionId } });
+
+    const account = record(await bindSandboxAccount(t, token, '沙箱小红薯'));
+    expect(account).toMatchObject({ platform: 'sandbox', sandbox: true, accountName: '沙箱小红薯', status: 'active', cookies: '[]' });
+
+    const list = record(await t.call<{ records: PlatformAccount[]; total: number }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 200, platform: 'sandbox' } }));
+    expect(list.data.total).toBe(1);
+    expect(list.data.records[0]).toMatchObject({ id: account.id, cookies: '[]', top: false });
+    const count = record(await t.call('GET', '/publish/account/count/v3', { token }));
+    expect(count.data).toEqual({ total: 1, active: 1, expired: 0, byPlatform: { sandbox: 1 } });
+    const unread = record(await t.call('GET', '/publish/account/unread', { token, query: { accountId: account.id } }));
+    expect(unread.data).toEqual({ unread_count: 0, likes: 0, connections: 0, mentions: 0 });
+
+    // Rebinding the same platform identity updates the account instead of duplicating it.
+    const again = await bindSandboxAccount(t, token, '沙箱小红薯');
+    expect(again.id).toBe(account.id);
+
+    // At rest: no plaintext cookie in the row; the decrypted state holds the site's session cookie.
+    const [row] = await t.container.db.select().from(platformAccounts).where(eq(platformAccounts.id, account.id));
+    const state = JSON.parse(decryptSecret(t.container.key, row!.sessionEnc!)) as { cookies: Array<{ name: string; value: string }> };
+    const cookie = state.cookies.find((c) => c.name === 'sbx_session')!;
+    expect(cookie.value.length).toBeGreaterThan(20);
+    expect(JSON.stringify(row)).not.toContain(cookie.value);
+    expect(JSON.stringify(row)).not.toContain('sbx_session');
+    // ...and in no API reply.
+    for (const r of replies) {
+      expect(r).not.toContain(cookie.value);
+      expect(r).not.toContain('sbx_session');
+    }
+  });
+
+  it('checks sessions, answers config and topic search through passthrough', async () => {
+    const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token });
+    const accountId = list.data.records[0]!.id;
+    const check = await t.call('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'sessionCheck', accountId } });
+    expect(check.data).toMatchObject({ valid: true, status: 'active' });
+    const config = await t.call<{ platforms: Array<{ platform: string; limits: { titleMax: number } }> }>('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'config' } });
+    expect(config.data.platforms[0]).toMatchObject({ platform: 'sandbox', limits: { titleMax: 20 } });
+    const search = await t.call<{ topics: string[] }>('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'search', accountId, keyword: '旅行' } });
+    expect(search.data.topics).toContain('旅行');
+    const other = await loginByPhone(t);
+    const foreign = await t.call('POST', publishApi(t, '/publish/passthrough'), { token: other.tokenValue, body: { category: 'sessionCheck', accountId } });
+    expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('unbinds', async () => {
+    const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token });
+    const res = await t.call('POST', '/publish/account/unbind', { token, body: { accountId: list.data.records[0]!.id } });
+    expect(res.code).toBe(0);
+    const after = await t.call<{ total: number }>('GET', '/publish/account/list/v3', { token });
+    expect(after.data.total).toBe(0);
+  });
+});

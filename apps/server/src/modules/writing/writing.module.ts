@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { LlmRegistry } from '../../integrations/llm/index.js';
+import { createSearchProvider } from '../../integrations/search/index.js';
+import { LocalStorage } from '../../integrations/storage/local.js';
+import type { JobQueue } from '../../jobs/types.js';
+import type { SessionService } from '../auth/session.service.js';
+import type { UserService } from '../user/user.service.js';
+import { FileService } from './file.service.js';
+import { SensitiveLexicon } from './lexicon.js';
+import { TaskSignals } from './task-sink.js';
+import { WritingTaskService, type PointsPort } from './task.service.js';
+import { WritingRepo } from './writing.repo.js';
+import { writingRoutes } from './writing.routes.js';
+import { WritingService } from './writing.service.js';
+
+export interface WritingModuleDeps {
+  db: Db;
+  key: Buffer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  jobs: JobQueue;
+  points: PointsPort;
+  users: UserService;
+  /** null in tests: files go to a temporary directory removed on close. */
+  dataDir: string | null;
+}
+
+/** AI writing: models, search, storage, tasks and their streams, drafts, personas, files. */
+export function createWriting(config: Config, d: WritingModuleDeps) {
+  const tempDir = d.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'inkstone-files-'));
+  const storage = new LocalStorage(d.dataDir ?? tempDir!);
+  const llms = new LlmRegistry(d.db, d.key, config);
+  const search = createSearchProvider(config);
+  const repo = new WritingRepo(d.db);
+  const lexicon = new SensitiveLexicon(d.db);
+  const signals = new TaskSignals();
+  const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log);
+  tasks.register(config.WRITING_CONCURRENCY);
+  const writing = new WritingService(repo, d.users, llms, search, d.clock);
+  const files = new FileService(repo, storage, d.log);
+  const sandboxes = [
+    config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)',
+    !search.enabled && 'search (none: online search not configured)',
+  ].filter(Boolean) as string[];
+  return {
+    llms, search, storage, repo, lexicon, signals, tasks, writing, files, sandboxes,
+    close() {
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type WritingModule = ReturnType<typeof createWriting>;
+
+/** Routes under /api. */
+export async function registerWriting(api: FastifyInstance, w: WritingModule, sessions: SessionService, config: Config) {
+  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, files: w.files, sessions, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
+}
+
+/** Uploaded images under /uploads/ (public keys only; quoted documents are never served). */
+export async function registerUploads(app: FastifyInstance, w: WritingModule) {
+  await app.register(fastifyStatic, {
+    root: w.storage.publicRoot,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    setHeaders: (reply) => {
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      reply.header('x-content-type-options', 'nosniff');
+    },
+  });
+}
+
+/** Worker role: re-enqueue unfinished tasks at start-up and sweep every minute. */
+export function installWritingRecovery(app: FastifyInstance, w: WritingModule) {
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    const n = await w.tasks.recover();
+    if (n) app.log.info({ tasks: n }, 'writing tasks recovered');
+    sweep = setInterval(() => {
+      w.tasks.recover().catch((err: unknown) => app.log.error({ err }, 'writing task sweep failed'));
+    }, 60_000);
+    sweep.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(sweep));
+}
