@@ -4,8 +4,11 @@ import { buildApp } from './app.js';
 
 async function main() {
   let config;
+  let container;
   try {
     config = loadConfig();
+    // Some settings (FEATURES_FILE, vendor keys) are only checked while wiring.
+    container = await createContainer(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -13,7 +16,6 @@ async function main() {
     }
     throw err;
   }
-  const container = await createContainer(config);
   const app = await buildApp(container);
   // Only processes with the worker role run jobs; web-only processes just enqueue them.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) await container.jobs.start();

@@ -183,7 +183,8 @@ export class BrowserPool {
 
   private translate(err: unknown): unknown {
     const msg = err instanceof Error ? err.message : String(err);
-    if (!this.browser?.isConnected() || /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed/i.test(msg)) {
+    // Only Playwright's own errors; what the caller already typed (with its screenshot) passes through.
+    if ((err instanceof Error && err.name === 'TargetClosedError') || /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed/i.test(msg)) {
       return Object.assign(new BrowserCrashedError(msg.split('\n')[0]), { cause: err });
     }
     return err;

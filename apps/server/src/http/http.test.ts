@@ -34,6 +34,14 @@ describe.each(testDbKinds)('HTTP layer on %s', (dbKind) => {
     expect(res.msg).toBe('请求体不是有效的JSON');
   });
 
+  it('treats an empty JSON body as no body, and still rejects prototype pollution', async () => {
+    const user = await loginByPhone(t);
+    const res = await t.call('POST', '/auth/spark/token', { token: user.tokenValue, rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(res.code).toBe(0);
+    const poisoned = await t.call('POST', '/auth/doLogin0', { rawBody: '{"__proto__": {"x": 1}, "phone": "13800138000", "code": "123456"}', headers: { 'content-type': 'application/json' } });
+    expect(poisoned.code).toBe(ErrorCode.VALIDATION);
+  });
+
   it('rejects oversized bodies before parsing them', async () => {
     const res = await t.call('POST', '/auth/doLogin0', { rawBody: JSON.stringify({ phone: '13800138000', code: '123456', pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(200);

@@ -9,6 +9,7 @@ import {
   filenameFromDisposition,
   hasSparkNavigate,
   isBackgroundUrl,
+  lackPointsFrom,
   transportMessage,
 } from './error-policy';
 
@@ -132,5 +133,23 @@ describe('filenameFromDisposition', () => {
     expect(filenameFromDisposition('attachment; filename="report.pdf"')).toBe('report.pdf');
     expect(filenameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');
     expect(filenameFromDisposition(null)).toBeNull();
+  });
+});
+
+describe('lacking points (1501)', () => {
+  it('opens the lackPoints prompt instead of a toast, for foreground and background calls alike', () => {
+    expect(actionForCode(1501, '积分不足', fg)).toEqual({ kind: 'lackPoints' });
+    expect(actionForCode(1501, '积分不足', { background: true, sparkNavigate: true })).toEqual({ kind: 'lackPoints' });
+  });
+
+  it('leaves the neighbouring codes to the default rule', () => {
+    expect(actionForCode(1502, '订单已过期，请重新下单', fg)).toEqual({ kind: 'message', level: 'error', text: '订单已过期，请重新下单', durationS: 3 });
+  });
+
+  it('reads the reply data defensively', () => {
+    expect(lackPointsFrom({ iDataEventId: 'article', balance: 3, need: 10 })).toEqual({ iDataEventId: 'article', balance: 3, need: 10 });
+    expect(lackPointsFrom({ iDataEventId: 42 })).toEqual({ iDataEventId: '42', balance: null, need: null });
+    expect(lackPointsFrom(null)).toEqual({ iDataEventId: null, balance: null, need: null });
+    expect(lackPointsFrom({ iDataEventId: '', balance: 'x' })).toEqual({ iDataEventId: null, balance: null, need: null });
   });
 });

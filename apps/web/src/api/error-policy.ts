@@ -70,6 +70,7 @@ export type CodeAction =
   | { kind: 'resolve' }
   | { kind: 'login'; openModal: boolean }
   | { kind: 'silent' }
+  | { kind: 'lackPoints' }
   | { kind: 'message'; level: 'error' | 'warning'; text: string; durationS: number }
   | { kind: 'notification'; title: string; description: string; durationS: number };
 
@@ -92,6 +93,10 @@ export function actionForCode(code: number, msg: string | undefined, ctx: { back
       return { kind: 'notification', title: MSG.operationFailed, description: text || MSG.noImageResults, durationS: 5 };
     case ErrorCode.SERVER_ERROR:
       return { kind: 'message', level: 'error', text: MSG.serverBusy, durationS: 3 };
+    case ErrorCode.POINTS_INSUFFICIENT:
+      // Spec section 4: the lackPoints prompt replaces the toast, for background calls too (a
+      // writing task started from the home input is one), since the user must learn why it stopped.
+      return { kind: 'lackPoints' };
     default:
       // 905, 912 and every other code show the server's message.
       return { kind: 'message', level: 'error', text: text || MSG.operationFailed, durationS: 3 };
@@ -143,4 +148,22 @@ export function filenameFromDisposition(header: string | null | undefined): stri
   const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
   const name = plain?.[2] ?? plain?.[1];
   return name ? name.trim() : null;
+}
+
+export interface LackPointsInfo {
+  iDataEventId: string | null;
+  balance: number | null;
+  need: number | null;
+}
+
+/** Reads a 1501 reply's data defensively: the prompt must open even if the server sent less. */
+export function lackPointsFrom(data: unknown): LackPointsInfo {
+  const d = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const id = d.iDataEventId;
+  return {
+    iDataEventId: typeof id === 'string' && id ? id : typeof id === 'number' ? String(id) : null,
+    balance: num(d.balance),
+    need: num(d.need),
+  };
 }

@@ -29,6 +29,8 @@ export class ApiError extends Error {
     readonly code: number | null,
     message: string,
     readonly url: string,
+    /** The envelope's `data` on code errors (e.g. 1501 carries {iDataEventId, balance, need}). */
+    readonly data: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -48,6 +50,8 @@ export interface RequestUi {
   message(level: 'error' | 'warning', text: string, durationS: number): void;
   notify(title: string, description: string, durationS: number): void;
   authLost(openModal: boolean): void;
+  /** Code 1501: open the lackPoints prompt with the reply's data. */
+  lackPoints?(data: unknown): void;
 }
 let ui: RequestUi = { message: () => {}, notify: () => {}, authLost: () => {} };
 export function installRequestUi(next: RequestUi): void {
@@ -140,11 +144,13 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   if (action.kind === 'resolve') return body.data as T;
   if (action.kind === 'login') {
     ui.authLost(action.openModal);
+  } else if (action.kind === 'lackPoints') {
+    if (!quietCodes?.includes(body.code)) ui.lackPoints?.(body.data);
   } else if (!quiet && !quietCodes?.includes(body.code)) {
     if (action.kind === 'message') show(url, () => ui.message(action.level, action.text, action.durationS));
     if (action.kind === 'notification') show(url, () => ui.notify(action.title, action.description, action.durationS));
   }
-  throw new ApiError('code', body.code, body.msg, url);
+  throw new ApiError('code', body.code, body.msg, url, body.data ?? null);
 }
 
 export const get = <T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}) =>

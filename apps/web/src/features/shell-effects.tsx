@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { installRequestUi } from '../api/request';
+import { lackPointsFrom } from '../api/error-policy';
+import { useUserVipStore } from '../stores/user-vip';
 import { setNavigator } from '../lib/navigation';
 import { bootSession, authLost } from './session/session';
 import { usePolling } from './polling/polling';
@@ -13,6 +15,10 @@ installRequestUi({
   message: (level, text, durationS) => toast.message(level, text, durationS),
   notify: (title, description, durationS) => toast.notify(title, description, durationS),
   authLost,
+  lackPoints: (data) => {
+    const { iDataEventId, need, balance } = lackPointsFrom(data);
+    useUserVipStore.getState().openLackPoints(iDataEventId, { need, balance });
+  },
 });
 
 /** Cross-page behaviour that lives as long as the app: session, polling, worker, visibility. */

@@ -6,7 +6,8 @@ export interface UserVipInfo {
   expiredTime: string | null;
   vipType: string;
   openPayment: boolean;
-  lackPoints: { open: boolean; iDataEventId: string | null };
+  /** need and balance come from the 1501 reply when it carried them; the spec names only the first two. */
+  lackPoints: { open: boolean; iDataEventId: string | null; need?: number | null; balance?: number | null };
   allHwPointDic: Record<string, number>;
 }
 
@@ -14,7 +15,7 @@ interface UserVipState extends UserVipInfo {
   /** Whether the points API answered at all; it may not exist yet on this server. */
   pointsKnown: boolean;
   setVip(patch: Partial<UserVipInfo> & { pointsKnown?: boolean }): void;
-  openLackPoints(iDataEventId: string | null): void;
+  openLackPoints(iDataEventId: string | null, detail?: { need?: number | null; balance?: number | null }): void;
   closeLackPoints(): void;
   clear(): void;
 }
@@ -37,7 +38,7 @@ export const pointsFrom = (v: { score?: number | null; totalScore?: number | nul
 export const useUserVipStore = create<UserVipState>()((set) => ({
   ...empty,
   setVip: (patch) => set((s) => ({ ...patch, isVip: (patch.vipType ?? s.vipType) === 'vip' })),
-  openLackPoints: (iDataEventId) => set({ lackPoints: { open: true, iDataEventId } }),
+  openLackPoints: (iDataEventId, detail) => set({ lackPoints: { open: true, iDataEventId, ...detail } }),
   closeLackPoints: () => set({ lackPoints: { open: false, iDataEventId: null } }),
   clear: () => set(empty),
 }));

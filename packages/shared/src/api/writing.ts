@@ -39,9 +39,10 @@ export const modelItemSchema = z.object({
 export type ModelItem = z.infer<typeof modelItemSchema>;
 
 // ---- home input ----
+/** Editor documents may carry markup, so the cap is wider than the prompt's; the whole input is byte-capped too. */
 export const editorContentSchema = z.object({
-  top: z.string().max(limits.promptMaxChars, `输入内容最多${limits.promptMaxChars}字`).default(''),
-  bottom: z.string().max(limits.promptMaxChars, `输入内容最多${limits.promptMaxChars}字`).default(''),
+  top: z.string().max(20_000, '输入内容过长').default(''),
+  bottom: z.string().max(20_000, '输入内容过长').default(''),
 });
 export const homeInputSchema = z.object({
   editorContent: editorContentSchema.default({ top: '', bottom: '' }),

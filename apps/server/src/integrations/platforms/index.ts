@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { BrowserPool } from '../../browser/pool.js';
 import { SandboxPlatformAdapter } from './sandbox.js';
-import { XiaohongshuAdapter } from './xiaohongshu.js';
+import { XiaohongshuAdapter } from './xiaohongshu/adapter.js';
 import { WechatMpPublisher } from './wechat-mp.js';
 import type { PlatformAdapter, PlatformId } from './types.js';
 
@@ -33,7 +33,7 @@ export function createPlatforms(config: Config, deps: PlatformDeps): PlatformReg
       case 'xiaohongshu':
         return new XiaohongshuAdapter(deps.pool, { creatorUrl: config.XHS_CREATOR_URL, edithUrl: config.XHS_EDITH_URL });
       case 'wechat_mp':
-        return new WechatMpPublisher({ apiBase: config.WECHAT_API_BASE }) as unknown as PlatformAdapter;
+        return new WechatMpPublisher({ apiBase: config.WECHAT_API_BASE });
     }
   });
   return new PlatformRegistry(adapters);

@@ -69,6 +69,7 @@ export class AccountService {
     try {
       start = await adapter.startLogin(id, { appId: body.appId, appSecret: body.appSecret });
     } catch (err) {
+      if (err instanceof PlatformError && !err.transient) throw appError(ErrorCode.PLATFORM_BIND_FAILED, err.message);
       throw this.platformFailure(err, '获取登录二维码失败');
     }
     const scanUrl = (JSON.parse(start.state) as { scanUrl?: string }).scanUrl ?? null;
