@@ -17,8 +17,8 @@ async function main() {
     throw err;
   }
   const app = await buildApp(container);
-  // Only processes with the worker role run jobs; web-only processes just enqueue them.
-  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) await container.jobs.start();
+  // Only processes with the worker (or publisher: browser jobs) role run jobs; web-only processes just enqueue them.
+  if (config.ROLES.split(',').map((r) => r.trim()).some((r) => r === 'worker' || r === 'publisher')) await container.jobs.start();
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -65,7 +65,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   }
 
   // --- login ----------------------------------------------------------------------------------
-  async startLogin(ownerKey: string): Promise<LoginStart> {
+  async startLogin(ownerKey: string, _input: Record<string, unknown> = {}): Promise<LoginStart> {
     const key = `login:${this.id}:${ownerKey}`;
     const page = await this.pool.openPage(key);
     try {
@@ -98,6 +98,8 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
     } catch (err) {
       // A navigation under way (the site moving on after the scan) is not a failure.
       if (/navigat|Execution context was destroyed/i.test(String(err))) return { scanState: 'scanned' };
+      // A slow page is not a failed login: report no change and let the caller poll again.
+      if (/Timeout/i.test(String(err))) return { scanState: 'waiting' };
       throw this.wrap(err, '读取扫码状态失败');
     }
   }

@@ -87,7 +87,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   }
 
   protected async readScanState(page: Page): Promise<ScanState> {
-    const s = await page.locator(S.scanState).getAttribute('data-state', { timeout: 5000 });
+    const s = await page.locator(S.scanState).getAttribute('data-state', { timeout: 15_000 });
     return s === 'scanned' || s === 'confirmed' || s === 'expired' ? s : 'waiting';
   }
 

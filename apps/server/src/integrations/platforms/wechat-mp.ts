@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { loadImages, type ImageFile } from './images.js';
 import {
   ContentRejectedError,
@@ -138,7 +139,7 @@ export class WechatMpPublisher implements PlatformAdapter {
     );
     await opts.beforeSubmit();
     const submitted = await this.call(creds, (t) => this.post<{ publish_id: string | number }>(t, '/cgi-bin/freepublish/submit', { media_id: draft.media_id }));
-    return this.waitForPublish(creds, String(submitted.publish_id));
+    return this.waitForPublish(creds, `publish:${String(submitted.publish_id)}`);
   }
 
   private articleHtml(content: PublishContent, urls: string[]): string {
@@ -152,22 +153,30 @@ export class WechatMpPublisher implements PlatformAdapter {
     return html;
   }
 
-  private async waitForPublish(creds: Credentials, publishId: string): Promise<PublishResult> {
+  private async waitForPublish(creds: Credentials, noteId: string): Promise<PublishResult> {
     const times = this.opts.pollTimes ?? 15;
     for (let i = 0; i < times; i++) {
-      const r = await this.publishStatus('', JSON.stringify(creds), publishId);
+      const r = await this.publishStatus('', JSON.stringify(creds), noteId);
       if (r.status !== 'reviewing') return r;
       await new Promise((res) => setTimeout(res, this.opts.pollIntervalMs ?? 2000));
     }
-    return { status: 'reviewing', url: null, noteId: publishId };
+    return { status: 'reviewing', url: null, noteId };
   }
 
   async publishStatus(_accountKey: string, session: SessionBlob, noteId: string): Promise<PublishResult> {
     const creds = JSON.parse(session) as Credentials;
+    // noteId is `publish:<publish_id>` while WeChat is still publishing, then the article_id.
+    if (!noteId.startsWith('publish:')) {
+      const a = await this.call(creds, (t) => this.post<{ news_item?: Array<{ url?: string; is_deleted?: boolean }> }>(t, '/cgi-bin/freepublish/getarticle', { article_id: noteId }));
+      const item = a.news_item?.[0];
+      if (!item || item.is_deleted) throw new ContentRejectedError('文章已被删除');
+      return { status: 'published', url: item.url ?? null, noteId };
+    }
+    const publishId = noteId.slice('publish:'.length);
     const r = await this.call(creds, (t) =>
-      this.post<{ publish_status: number; article_detail?: { item?: Array<{ article_url?: string }> }; fail_idx?: number[] }>(t, '/cgi-bin/freepublish/get', { publish_id: noteId }),
+      this.post<{ publish_status: number; article_id?: string; article_detail?: { item?: Array<{ article_url?: string }> }; fail_idx?: number[] }>(t, '/cgi-bin/freepublish/get', { publish_id: publishId }),
     );
-    if (r.publish_status === 0) return { status: 'published', url: r.article_detail?.item?.[0]?.article_url ?? null, noteId };
+    if (r.publish_status === 0) return { status: 'published', url: r.article_detail?.item?.[0]?.article_url ?? null, noteId: r.article_id ?? noteId };
     if (r.publish_status === 1) return { status: 'reviewing', url: null, noteId };
     throw new ContentRejectedError(PUBLISH_FAILURES[r.publish_status] ?? `发布失败（状态 ${r.publish_status}）`);
   }
@@ -217,7 +226,7 @@ export class WechatMpPublisher implements PlatformAdapter {
         return await fn(token);
       } catch (err) {
         if (!(err instanceof WechatError) || err.errcode === undefined || !STALE_TOKEN.has(err.errcode)) throw err;
-        if (this.tokens.get(creds.appId)?.token === token) this.tokens.delete(creds.appId);
+        if (this.tokens.get(this.cacheKey(creds))?.token === token) this.tokens.delete(this.cacheKey(creds));
         return await fn(await this.token(creds, true));
       }
     } catch (err) {
@@ -236,10 +245,16 @@ export class WechatMpPublisher implements PlatformAdapter {
     return new TransientPlatformError(`公众号接口暂时不可用：${err.message}`);
   }
 
+  /** Tokens are cached per AppID and secret: a reset secret never rides on an old token. */
+  private cacheKey(creds: Credentials) {
+    return `${creds.appId}:${createHash('sha256').update(creds.appSecret).digest('hex').slice(0, 16)}`;
+  }
+
   private async token(creds: Credentials, force: boolean): Promise<string> {
-    const cached = this.tokens.get(creds.appId);
+    const cacheKey = this.cacheKey(creds);
+    const cached = this.tokens.get(cacheKey);
     if (!force && cached && cached.expiresAt - this.now() > REFRESH_MARGIN_MS) return cached.token;
-    const key = `${creds.appId}:${force}`;
+    const key = `${cacheKey}:${force}`;
     let flight = this.inflight.get(key);
     if (!flight) {
       flight = (async () => {
@@ -247,7 +262,7 @@ export class WechatMpPublisher implements PlatformAdapter {
           json: { grant_type: 'client_credential', appid: creds.appId, secret: creds.appSecret, force_refresh: force },
         });
         if (!body.access_token || !body.expires_in) throw new WechatError('stable_token returned no access_token');
-        this.tokens.set(creds.appId, { token: body.access_token, expiresAt: this.now() + body.expires_in * 1000 });
+        this.tokens.set(cacheKey, { token: body.access_token, expiresAt: this.now() + body.expires_in * 1000 });
         return body.access_token;
       })().finally(() => this.inflight.delete(key));
       this.inflight.set(key, flight);

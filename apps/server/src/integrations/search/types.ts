@@ -41,7 +41,7 @@ export async function fetchJson(url: string, init: RequestInit & { timeoutMs?: n
     throw new SearchError(`search request failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   const text = await res.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

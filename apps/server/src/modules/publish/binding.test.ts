@@ -98,3 +98,40 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     expect(after.data.total).toBe(0);
   });
 });
+
+describe('binding and publishing a WeChat Official Account through the same endpoints (API stand-in)', () => {
+  it('binds with AppID/AppSecret (no QR) and publishes through draft/add + freepublish', async () => {
+    const { startWechatPublishStandin } = await import('../../test/standins/wechat-mp-publish.js');
+    const { PNG_DATA_URL, waitForPublish, allFinished } = await import('../../test/publish-helpers.js');
+    const creds = { appId: 'wxabcdef0123456789', appSecret: 'secret-for-the-standin-000000000' };
+    const standin = await startWechatPublishStandin(creds);
+    const t = await startPublishApp('pglite', { PUBLISH_PLATFORMS: 'sandbox,wechat_mp', WECHAT_API_BASE: standin.url });
+    try {
+      const { tokenValue: token } = await loginByPhone(t);
+      const bad = await t.call('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'wechat_mp', appId: creds.appId, appSecret: 'wrong' } });
+      expect(bad.code).toBe(ErrorCode.PLATFORM_BIND_FAILED);
+      const conn = await t.call<LoginConnectReply>('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'wechat_mp', ...creds } });
+      expect(conn.data).toMatchObject({ state: 'confirmed', qrImage: null });
+      const cookie = await t.call('GET', publishApi(t, '/chrome/login/cookie'), { token, query: { connectionId: conn.data.connectionId } });
+      expect(cookie.code).toBe(0);
+      const account = await t.call<PlatformAccount>('POST', '/publish/v4/account/bind', { token, body: { connectionId: conn.data.connectionId } });
+      expect(account.data).toMatchObject({ platform: 'wechat_mp', platformName: '微信公众号', sandbox: false, followerCount: 1234, cookies: '[]' });
+      expect(JSON.stringify(account)).not.toContain(creds.appSecret);
+      const res = await t.call<{ publishId: string }>('POST', publishApi(t, '/publish/article'), {
+        token,
+        body: { accountIds: [account.data.id], content: { title: '公众号文章标题', body: '<p>正文</p><script>alert(1)</script>', images: [PNG_DATA_URL, PNG_DATA_URL], topics: ['读书'] } },
+      });
+      expect(res.code).toBe(0);
+      const done = await waitForPublish(t, token, res.data.publishId, allFinished);
+      expect(done.jobs[0]).toMatchObject({ status: 'succeeded', platformStatus: 'published' });
+      expect(done.jobs[0]!.url).toMatch(/^https:\/\/mp\.weixin\.qq\.com\/s\//);
+      expect(standin.published).toHaveLength(1);
+      expect(standin.published[0]!.content).not.toContain('<script');
+      const [row] = await t.container.db.select().from(platformAccounts).where(eq(platformAccounts.id, account.data.id));
+      expect(JSON.stringify(row)).not.toContain(creds.appSecret);
+    } finally {
+      await t.close();
+      await standin.close();
+    }
+  });
+});

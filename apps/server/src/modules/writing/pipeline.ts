@@ -219,7 +219,7 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
   const draft = sink.text;
 
   sink.progress('review', '正在审阅标题、开头、结构与人设匹配度', 85);
-  let review = '';
+  let review: string;
   try {
     const r = await complete(llm, {
       signal: sink.signal,

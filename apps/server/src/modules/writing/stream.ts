@@ -24,7 +24,7 @@ export async function streamTask(o: {
   const { res, taskId, repo, signals } = o;
   let last = o.lastEventId;
   let closed = false;
-  let dirty = false;
+  let dirty: boolean;
   let wake: (() => void) | null = null;
   const onSignal = () => {
     dirty = true;

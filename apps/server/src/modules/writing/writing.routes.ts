@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
@@ -78,6 +78,19 @@ async function onePart(req: FastifyRequest, maxBytes: number): Promise<UploadPar
   }
   if (!part || part.fieldname !== 'file') throw appError(ErrorCode.FILE_READ_FAILED, '请选择要上传的文件（字段名 file）');
   return { filename: part.filename ?? '', mimetype: part.mimetype ?? '', file: part.file };
+}
+
+/**
+ * An upload refused before its body was read (too large, wrong type) must not leave the rest of the body
+ * to be drained over a kept-alive socket: the connection closes after the reply.
+ */
+async function closingOnError<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    reply.header('connection', 'close');
+    throw err;
+  }
 }
 
 export function writingRoutes(deps: WritingDeps) {
@@ -227,7 +240,7 @@ export function writingRoutes(deps: WritingDeps) {
     app.post('/writing/file/upload', {
       schema: { tags: ['file'], summary: '上传引用文件（multipart 字段 file；docx、pdf、txt、md；10MB 以内）', consumes: ['multipart/form-data'], response: { 200: envelope(quoteFileSchema) } },
       config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    }, async (req) => ok(await files.uploadQuote(userIdOf(req), await onePart(req, writingLimits.quoteFileMaxBytes))));
+    }, async (req, reply) => ok(await closingOnError(reply, async () => files.uploadQuote(userIdOf(req), await onePart(req, writingLimits.quoteFileMaxBytes)))));
 
     app.get('/writing/file/list', {
       schema: { tags: ['file'], summary: '引用文件列表', response: { 200: envelope(z.array(quoteFileSchema)) } },
@@ -245,8 +258,8 @@ export function writingRoutes(deps: WritingDeps) {
     app.post('/wx/upload', {
       schema: { tags: ['file'], summary: '上传图片（multipart 字段 file；jpg、jpeg、png、gif；20MB 以内）', consumes: ['multipart/form-data'], response: { 200: envelope(uploadResultSchema) } },
       config: { auth: 'required' as const, rateLimit: { max: 60, timeWindow: '1 minute' } },
-    }, async (req) => {
-      const { url } = await files.uploadImage(userIdOf(req), await onePart(req, limits.uploadMaxBytes));
+    }, async (req, reply) => {
+      const { url } = await closingOnError(reply, async () => files.uploadImage(userIdOf(req), await onePart(req, limits.uploadMaxBytes)));
       return ok({ url });
     });
 

@@ -110,6 +110,11 @@ export async function startWechatPublishStandin(opts: { appId: string; appSecret
           }
           return send({ publish_id: json().publish_id, publish_status: 0, article_id: sub.articleId, article_detail: { count: 1, item: [{ idx: 1, article_url: entry.url }] }, fail_idx: [] });
         }
+        case '/cgi-bin/freepublish/getarticle': {
+          const entry = state.published.find((p) => p.articleId === json().article_id);
+          if (!entry) return send({ errcode: 53600, errmsg: 'Article ID 无效' });
+          return send({ news_item: [{ title: entry.title, url: entry.url, is_deleted: false }] });
+        }
         case '/cgi-bin/freepublish/batchget': {
           const items = [...state.published].reverse().map((p) => ({
             article_id: p.articleId,

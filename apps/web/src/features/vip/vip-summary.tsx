@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Tag } from 'antd';
 import { Link } from 'react-router';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
@@ -9,6 +9,8 @@ import { dateOnly, vipRemaining } from './format';
 export function VipSummary(props: { extra?: ReactNode }) {
   const isLogin = useIsLogin();
   const { isVip, expiredTime, hwPoints, pointsKnown } = useUserVipStore();
+  // Day-granular label: the time the page opened is precise enough.
+  const [openedAt] = useState(() => Date.now());
   if (isLogin !== true) {
     return (
       <div className="vip-summary" data-testid="vip-summary">
@@ -21,8 +23,7 @@ export function VipSummary(props: { extra?: ReactNode }) {
       </div>
     );
   }
-  // Date.now() outside render purity rules is fine here: a day-granular label.
-  const left = isVip ? vipRemaining(expiredTime, Date.now()) : null;
+  const left = isVip ? vipRemaining(expiredTime, openedAt) : null;
   return (
     <div className="vip-summary" data-testid="vip-summary">
       <div className="vip-summary-item">

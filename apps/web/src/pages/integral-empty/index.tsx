@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageFrame } from '../../components/page-frame';
 import { vipApi, type PointsBundle } from '../../api/vip';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
@@ -26,6 +26,7 @@ export default function IntegralEmptyPage() {
   const bundles = useQuery({ queryKey: vipKeys.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
   const [target, setTarget] = useState<PayTarget | null>(null);
   const refresh = useRefreshVip();
+  const navigate = useNavigate();
 
   const buy = (t: PayTarget) => {
     if (isLogin !== true) return useGlobalStore.getState().openModal('login');
@@ -51,12 +52,12 @@ export default function IntegralEmptyPage() {
             </>
           }
           extra={[
-            <Link key="integral" to="/integral">
-              <Button type="primary">开通会员 / 购买积分</Button>
-            </Link>,
-            <Link key="rule" to="/pointsRule">
-              <Button>查看积分规则</Button>
-            </Link>,
+            <Button key="integral" type="primary" onClick={() => void navigate('/integral')} data-testid="integral-empty-buy">
+              开通会员 / 购买积分
+            </Button>,
+            <Button key="rule" onClick={() => void navigate('/pointsRule')}>
+              查看积分规则
+            </Button>,
           ]}
         />
         <section className="vip-section" data-testid="points-bundles">

@@ -72,7 +72,7 @@ export default function IntegralPage() {
                       <small>/ {p.durationDays}天</small>
                     </div>
                     <ul>
-                      {p.points > 0 ? <li>赠送 {p.points} 积分</li> : null}
+                      {p.points > 0 && !p.perks.some((x) => x.includes('积分')) ? <li>赠送 {p.points} 积分</li> : null}
                       {p.perks.map((perk) => (
                         <li key={perk}>{perk}</li>
                       ))}

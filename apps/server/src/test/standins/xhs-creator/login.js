@@ -1,3 +1,4 @@
+/* global document, fetch, setTimeout, location */
 (function () {
   var panel = document.querySelector('.qr-panel');
   var img = document.querySelector('.qrcode-img');

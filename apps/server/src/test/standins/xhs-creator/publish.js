@@ -1,3 +1,4 @@
+/* global document, window, fetch, setTimeout, location, FormData */
 (function () {
   var files = [];
   var topics = [];
@@ -14,7 +15,7 @@
   var editor = $('.ql-editor');
   var box = $('#creator-editor-topic-container');
   editor.addEventListener('input', function () {
-    var m = /#([^\s#\[\]]+)$/.exec(editor.textContent);
+    var m = /#([^\s#[\]]+)$/.exec(editor.textContent);
     if (!m) { box.hidden = true; return; }
     fetch('/web_api/sns/v1/search/topic?keyword=' + encodeURIComponent(m[1]), { credentials: 'include' })
       .then(function (r) { return r.json(); })
@@ -25,7 +26,7 @@
           item.className = 'item';
           item.textContent = '#' + t.name;
           item.addEventListener('click', function () {
-            editor.textContent = editor.textContent.replace(/#([^\s#\[\]]+)$/, '#' + t.name + '[话题]# ');
+            editor.textContent = editor.textContent.replace(/#([^\s#[\]]+)$/, '#' + t.name + '[话题]# ');
             topics.push(t.name);
             editor.focus();
             var range = document.createRange();
