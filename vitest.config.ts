@@ -6,6 +6,8 @@ const shared = fileURLToPath(new URL('./packages/shared/src/index.ts', import.me
 export default defineConfig({
   resolve: { alias: { '@inkstone/shared': shared } },
   test: {
+    // Two cores: more workers only add PGlite start-up contention.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias: { '@inkstone/shared': shared } },
@@ -19,8 +21,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Two cores: more workers only add PGlite start-up contention.
-          maxWorkers: 2,
         },
       },
     ],

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { HOME_JS_BUDGET_BYTES, initialJsGzip } from '../../bench/web-bundle';
+import { HOME_JS_BUDGET_BYTES, initialJsGzip } from '../../bench/web-bundle.js';
 
 test('home route initial JS (entry + static imports) is at most 300 KB gzip', () => {
   const { bytes, files } = initialJsGzip();

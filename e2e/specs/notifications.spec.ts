@@ -2,16 +2,17 @@ import { test, expect, apiLogin, seedSession } from '../support/fixtures.js';
 import type { Page } from '@playwright/test';
 
 /**
- * Comment notifications need per-account unread counts. The platform-accounts API (and the
- * per-account unread call) are later issues and answer 1002 today, so these two calls are
- * fulfilled with page.route; the session, settings and notice calls hit the real server.
+ * Comment notifications need per-account unread counts. Here the account list and the per-account
+ * unread call are fulfilled with page.route so the totals can be steered exactly (publish.spec.ts
+ * covers the real chain: a bound 沙箱 account, a fan comment, the notification); the session,
+ * settings and notice calls hit the real server.
  * The browser's Notification API is recorded instead of drawing real OS notifications.
  */
 async function stubAccounts(page: Page, mentions: { value: number }) {
   await page.route('**/api/publish/account/list/v3?*', (route) =>
     route.fulfill({ json: { code: 0, msg: 'ok', data: { records: [{ id: 1, cookies: '[]' }], total: 1, pageNum: 1, pageSize: 200 } } }),
   );
-  await page.route('**/publish-api/publish/passthrough', (route) =>
+  await page.route('**/api/publish/account/unread?*', (route) =>
     route.fulfill({ json: { code: 0, msg: 'ok', data: { unread_count: mentions.value, likes: 0, connections: 0, mentions: mentions.value } } }),
   );
   await page.addInitScript(() => {
@@ -67,7 +68,7 @@ test('granted: shows HH:mm / 您有N条新的评论消息 once per new total; do
   mentions.value = 5;
   await page.reload();
   await expect(page.getByTestId('user-area')).toBeVisible();
-  await page.waitForResponse('**/publish-api/publish/passthrough');
+  await page.waitForResponse('**/api/publish/account/unread?*');
   await page.clock.runFor(15_000);
   await page.waitForTimeout(500);
   expect(await shown(page)).toHaveLength(0);
@@ -78,7 +79,7 @@ test('not granted: nothing is shown', async ({ page, request }) => {
   await seedSession(page, s);
   await stubAccounts(page, { value: 4 });
   await page.goto('/');
-  await page.waitForResponse('**/publish-api/publish/passthrough');
+  await page.waitForResponse('**/api/publish/account/unread?*');
   await page.waitForTimeout(500);
   expect(await shown(page)).toHaveLength(0);
   expect(await page.evaluate(() => Notification.permission)).not.toBe('granted');
@@ -96,7 +97,7 @@ test('only the first tab shows notifications', async ({ context, request, baseUR
   await first.goto('/');
   await expect.poll(() => shown(first)).toHaveLength(1);
   await second.goto('/');
-  await second.waitForResponse('**/publish-api/publish/passthrough');
+  await second.waitForResponse('**/api/publish/account/unread?*');
   await second.waitForTimeout(500);
   expect(await shown(second)).toHaveLength(0);
   // The first tab goes away: the marker is released and the other tab takes over on its next poll.

@@ -78,7 +78,7 @@ const schema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
   /** Concurrent writing jobs per worker process. */
-  WRITING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WRITING_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   /** How often an SSE stream re-reads stored events when no in-process signal arrives (another instance writes them). */
   WRITING_STREAM_POLL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
   SEARCH_PROVIDER: z.enum(['none', 'bocha', 'tavily', 'searxng']).default('none'),

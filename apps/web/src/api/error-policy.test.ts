@@ -9,6 +9,7 @@ import {
   filenameFromDisposition,
   hasSparkNavigate,
   isBackgroundUrl,
+  isSilentRejectUrl,
   lackPointsFrom,
   transportMessage,
 } from './error-policy';
@@ -152,4 +153,13 @@ describe('lacking points (1501)', () => {
     expect(lackPointsFrom(null)).toEqual({ iDataEventId: null, balance: null, need: null });
     expect(lackPointsFrom({ iDataEventId: '', balance: 'x' })).toEqual({ iDataEventId: null, balance: null, need: null });
   });
+});
+
+describe('isSilentRejectUrl', () => {
+  it.each(['/publish/v4/account/bind', '/api/publish/v4/account/bind', 'http://h/api/publish/v4/account/bind?x=1'])('%s is silent', (url) =>
+    expect(isSilentRejectUrl(url)).toBe(true),
+  );
+  it.each(['/publish/account/unbind', '/publish/v4/account/bind/x', '/publish-api/chrome/login/connect'])('%s is not', (url) =>
+    expect(isSilentRejectUrl(url)).toBe(false),
+  );
 });

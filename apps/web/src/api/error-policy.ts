@@ -52,6 +52,18 @@ export function apiPath(url: string): string {
   return path;
 }
 
+/**
+ * User-started calls whose failures the spec keeps quiet (section 8: binding an account rejects
+ * without a message; the binding dialog explains the failure itself). Unlike background calls, a
+ * 401/430 on them still opens the login modal.
+ */
+const SILENT_REJECT_PATTERNS: RegExp[] = [/^\/publish\/v4\/account\/bind$/];
+
+export function isSilentRejectUrl(url: string): boolean {
+  const path = apiPath(url);
+  return SILENT_REJECT_PATTERNS.some((re) => re.test(path));
+}
+
 export function isBackgroundUrl(url: string): boolean {
   const path = apiPath(url);
   return BACKGROUND_PATTERNS.some((re) => re.test(path));

@@ -1,33 +1,119 @@
 import { ErrorCode, limits } from '@inkstone/shared';
-import { get, post } from './request';
+import type {
+  ConnectionState,
+  LoginConnectBody,
+  LoginConnectReply,
+  LoginConnection,
+  LoginCookieReply,
+  LoginScanReply,
+  PlatformAccount as SharedPlatformAccount,
+  PublishArticleBody,
+  PublishArticleReply,
+  PublishJob,
+  PublishPlatform,
+  PublishResultReply,
+  UnreadCountsReply,
+} from '@inkstone/shared';
+import { get, http, post } from './request';
 import type { Page } from './notice';
 
-export interface PlatformAccount {
-  id: number | string;
-  accountName?: string;
-  /** A JSON list of cookies, as the account service returns it. */
-  cookies?: string;
+export type { ConnectionState, LoginConnectReply, LoginConnection, PublishArticleReply, PublishJob, PublishPlatform, PublishResultReply };
+
+/** Only id is guaranteed for polling callers; the account pages read the full server shape. */
+export type PlatformAccount = Pick<SharedPlatformAccount, 'id'> & Partial<SharedPlatformAccount>;
+export type BoundAccount = SharedPlatformAccount;
+export type AccountUnread = UnreadCountsReply;
+
+export interface AccountCount {
+  total: number;
+  active: number;
+  expired: number;
+  byPlatform: Record<string, number>;
 }
-export interface AccountUnread {
-  unread_count: number;
-  likes: number;
-  connections: number;
-  mentions: number;
+
+export interface PlatformLimits {
+  titleMax: number;
+  titleRequired: boolean;
+  bodyMax: number;
+  imagesMin: number;
+  imagesMax: number;
+  topicsMax: number;
+  schedule: { mode: 'native' | 'queue'; minAheadMs: number; maxAheadMs: number } | null;
+}
+export interface PlatformConfig {
+  category: 'config';
+  platforms: { platform: string; platformName: string; sandbox: boolean; limits: PlatformLimits }[];
+}
+
+export interface IntentComment {
+  id: number;
+  accountId: number;
+  noteId: string | null;
+  noteTitle: string | null;
+  author: string;
+  content: string;
+  intents: string[];
+  matched: string[];
+  suggestedReply: string;
+  commentedAt: string;
+}
+
+export interface AccountListQuery {
+  pageNum?: number;
+  pageSize?: number;
+  top?: boolean;
+  platform?: PublishPlatform;
+  accountName?: string;
 }
 
 export const publishApi = {
-  /** Spec: page 1, size 200, platform xiaohongshu, 30 s. The accounts API may not exist yet (1002). */
+  /**
+   * Polling's account list: page 1, size 200, 30 s (spec 9). No platform filter, unlike the
+   * spec's `platform=xiaohongshu`: the 沙箱 and 公众号 accounts carry comments too, and one call
+   * for all platforms is cheaper than one per platform.
+   */
   accounts: () =>
     get<Page<PlatformAccount>>(
       '/publish/account/list/v3',
-      { pageNum: limits.accountsPageNum, pageSize: limits.accountsPageSize, platform: 'xiaohongshu' },
+      { pageNum: limits.accountsPageNum, pageSize: limits.accountsPageSize },
       { timeout: limits.accountListTimeoutMs, silent: true, quietCodes: [ErrorCode.NOT_FOUND] },
     ),
-  /** Path not given by the spec; chosen in the same style as the other passthrough calls. */
+  /** Stored counts refreshed by the server's engagement job; polled every 15 s. */
   accountUnread: (account: PlatformAccount) =>
-    post<AccountUnread>(
-      '/publish-api/publish/passthrough',
-      { category: 'unreadCount', platform: 'xiaohongshu', subcategory: 'unread_count', accountId: account.id, cookies: account.cookies },
-      { silent: true, quietCodes: [ErrorCode.NOT_FOUND] },
+    get<AccountUnread>('/publish/account/unread', { accountId: account.id }, { silent: true, quietCodes: [ErrorCode.NOT_FOUND] }),
+
+  list: (q: AccountListQuery = {}) =>
+    get<Page<BoundAccount>>(
+      '/publish/account/list/v3',
+      { pageNum: limits.accountsPageNum, pageSize: limits.accountsPageSize, ...q },
+      { timeout: limits.accountListTimeoutMs },
     ),
+  count: () => get<AccountCount>('/publish/account/count/v3'),
+  unread: (accountId: number) => get<AccountUnread>('/publish/account/unread', { accountId }),
+
+  connect: (body: LoginConnectBody) => post<LoginConnectReply>('/publish-api/chrome/login/connect', body),
+  /** Polled every 2 s while the QR is up: failures are shown by the binding dialog itself. */
+  connection: (connectionId: string) => get<LoginConnection>('/publish-api/chrome/login/connection', { connectionId }, { silent: true }),
+  scan: (connectionId: string) => get<LoginScanReply>('/publish-api/chrome/login/code/scan', { connectionId }, { silent: true }),
+  complete: (connectionId: string) => get<LoginCookieReply>('/publish-api/chrome/login/cookie', { connectionId }),
+  release: (target: { connectionId?: string; accountId?: number }) =>
+    post<{ released: boolean }>('/publish-api/chrome/connection/release', target, { silent: true }),
+  /** Spec 8: rejects without a message (the request layer keeps this path quiet). */
+  bind: (connectionId: string) => post<BoundAccount>('/publish/v4/account/bind', { connectionId }),
+  unbind: (accountId: number) => post<null>('/publish/account/unbind', { accountId }),
+
+  sessionCheck: (accountId: number) =>
+    post<{ category: 'sessionCheck'; accountId: number; valid: boolean; status: 'active' | 'expired'; statusReason: string | null }>(
+      '/publish-api/publish/passthrough',
+      { category: 'sessionCheck', accountId },
+    ),
+  config: () => post<PlatformConfig>('/publish-api/publish/passthrough', { category: 'config' }),
+
+  publish: (body: PublishArticleBody) => post<PublishArticleReply>('/publish-api/publish/article', body),
+  result: (publishId: string) => get<PublishResultReply>('/publish-api/publish/result', { publishId }, { silent: true }),
+  /** The screenshot needs the login header, so it is fetched as a blob rather than linked. */
+  screenshot: async (url: string) => (await http.get<Blob>(url, { responseType: 'blob' })).data,
+
+  tags: (text: string) => get<{ tags: string[] }>('/agent/xhs/tags', { text }, { silent: true }),
+  intentComments: (q: { accountId: number; pageNum: number; pageSize: number }) => get<Page<IntentComment>>('/thirdparty/intension/comment', q),
 };

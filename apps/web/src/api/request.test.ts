@@ -56,3 +56,32 @@ describe('request: 1501 opens the lackPoints prompt', () => {
     expect(http.defaults.baseURL).toBe('/api');
   });
 });
+
+describe('request: binding an account rejects without a message (spec 8)', () => {
+  it('shows nothing for a code error or a server failure, but still rejects', async () => {
+    const ui = spyUi();
+    const err = await request({ url: '/publish/v4/account/bind', method: 'POST', adapter: reply({ code: 1704, msg: '登录未完成', data: null }) }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(1704);
+    const fail: AxiosAdapter = async (config) => {
+      throw Object.assign(new Error('boom'), { code: 'ERR_BAD_RESPONSE', config, response: { status: 502, data: 'bad gateway', headers: {}, config } });
+    };
+    await expect(request({ url: '/api/publish/v4/account/bind', method: 'POST', adapter: fail })).rejects.toBeInstanceOf(ApiError);
+    expect(ui.message).not.toHaveBeenCalled();
+    expect(ui.notify).not.toHaveBeenCalled();
+  });
+
+  it('still asks the user to log in on 401', async () => {
+    const ui = spyUi();
+    await request({ url: '/publish/v4/account/bind', method: 'POST', adapter: reply({ code: 401, msg: '请先登录', data: null }) }).catch(() => {});
+    expect(ui.authLost).toHaveBeenCalledWith(true);
+  });
+
+  it('leaves the neighbouring account calls loud', async () => {
+    const ui = spyUi();
+    await request({ url: '/publish/account/unbind', method: 'POST', adapter: reply({ code: 1702, msg: '账号不存在', data: null }) }).catch(() => {});
+    expect(ui.message).toHaveBeenCalledWith('error', '账号不存在', 3);
+  });
+});

@@ -10,6 +10,7 @@ import {
   filenameFromDisposition,
   hasSparkNavigate,
   isBackgroundUrl,
+  isSilentRejectUrl,
   transportMessage,
   type TransportKind,
 } from './error-policy';
@@ -111,7 +112,7 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   const { silent = false, quietCodes, ...config } = options;
   const url = config.url ?? '';
   const background = isBackgroundUrl(url);
-  const quiet = silent || background;
+  const quiet = silent || background || isSilentRejectUrl(url);
   let res: AxiosResponse;
   try {
     res = await http.request(config);

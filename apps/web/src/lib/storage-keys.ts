@@ -14,6 +14,8 @@ export const LS = {
   firstPageMarker: 'notificationFirstPage',
   tourHomeDone: 'tour:home:done',
   pendingInvitationCode: 'invitationCode',
+  /** Recent publish ids (the server has no per-user publish list), newest first. */
+  publishHistory: 'publishHistory',
 } as const;
 
 export const DEFAULT_TOKEN_NAME = TOKEN_NAME;

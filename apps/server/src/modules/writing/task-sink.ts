@@ -34,6 +34,7 @@ export class TaskSink implements Sink {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
+  private lastFlushAt = 0;
   private readonly abort = new AbortController();
 
   constructor(
@@ -53,8 +54,9 @@ export class TaskSink implements Sink {
     if ((type === 'delta' || type === 'reasoning') && last?.type === type) last.data.text = `${last.data.text as string}${data.text as string}`;
     else this.pending.push({ type, data });
     this.pendingChars += chars;
-    if (this.pendingChars >= FLUSH_CHARS) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    // Leading edge: the first event after a quiet spell goes out at once (time to first byte); later ones are batched.
+    if (this.pendingChars >= FLUSH_CHARS) void this.flush().catch(() => undefined);
+    else this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), Math.max(0, this.lastFlushAt + FLUSH_MS - Date.now()));
   }
 
   progress(stage: string, message: string, percent: number) {
@@ -86,6 +88,7 @@ export class TaskSink implements Sink {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.lastFlushAt = Date.now();
     const batch = this.pending;
     this.pending = [];
     this.pendingChars = 0;

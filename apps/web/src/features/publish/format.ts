@@ -1,0 +1,92 @@
+import type { ConnectionState, PublishJob, PublishResultReply } from '../../api/publish';
+import type { PlatformLimits } from '../../api/publish';
+
+export const PLATFORM_OPTIONS = [
+  { value: 'sandbox', label: '沙箱平台' },
+  { value: 'xiaohongshu', label: '小红书' },
+  { value: 'wechat_mp', label: '微信公众号' },
+] as const;
+
+export const platformLabel = (p: string | undefined) => PLATFORM_OPTIONS.find((o) => o.value === p)?.label ?? p ?? '未知平台';
+
+export const connectionStateText: Record<ConnectionState, string> = {
+  waiting: '等待扫码',
+  scanned: '已扫码，请在手机上确认',
+  confirmed: '已确认，正在完成登录…',
+  completed: '登录完成，正在绑定…',
+  bound: '绑定成功',
+  expired: '二维码已过期',
+  failed: '登录失败',
+};
+
+/** States after which the binding dialog stops polling. */
+export const isTerminalConnection = (s: ConnectionState) => s === 'bound' || s === 'expired' || s === 'failed';
+
+export const jobStatusText: Record<PublishJob['status'], string> = {
+  queued: '排队中',
+  running: '发布中',
+  succeeded: '发布成功',
+  failed: '发布失败',
+};
+export const jobStatusColor: Record<PublishJob['status'], string> = {
+  queued: 'default',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+};
+
+/** A scheduled job waits in the queue: say when, not just "queued". */
+export function jobStatusLabel(job: Pick<PublishJob, 'status' | 'runAt'>, now: number): string {
+  if (job.status === 'queued' && Date.parse(job.runAt) > now + 1000) return `定时发布 ${formatDateTime(job.runAt)}`;
+  return jobStatusText[job.status];
+}
+
+export const isResultSettled = (r: Pick<PublishResultReply, 'status'>) => r.status === 'succeeded' || r.status === 'failed' || r.status === 'partial';
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** Topics as the platforms take them: no '#', no blanks, no duplicates. */
+export function normalizeTopics(raw: string[]): string[] {
+  const out: string[] = [];
+  for (const t of raw) {
+    const v = t.replace(/^#+/, '').trim();
+    if (v && !out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+/** Counts like the platforms do: one per code point, so an emoji is one character. */
+export const textLength = (s: string) => [...s].length;
+
+export interface DraftContent {
+  title: string;
+  body: string;
+  images: string[];
+  topics: string[];
+}
+
+/**
+ * The strictest limits among the chosen accounts' platforms, checked before sending; the server
+ * checks again (code 1706) with the exact wording per platform.
+ */
+export function contentProblems(c: DraftContent, limitsList: { platformName: string; limits: PlatformLimits }[]): string[] {
+  const problems: string[] = [];
+  if (!c.body.trim() && !c.title.trim()) problems.push('请填写标题或正文');
+  for (const { platformName, limits: l } of limitsList) {
+    const errs: string[] = [];
+    if (l.titleRequired && !c.title.trim()) errs.push('请填写标题');
+    if (textLength(c.title.trim()) > l.titleMax) errs.push(`标题最多${l.titleMax}字`);
+    if (textLength(c.body) > l.bodyMax) errs.push(`正文最多${l.bodyMax}字`);
+    if (c.images.length < l.imagesMin) errs.push(`至少${l.imagesMin}张图片`);
+    if (c.images.length > l.imagesMax) errs.push(`最多${l.imagesMax}张图片`);
+    if (c.topics.length > l.topicsMax) errs.push(`最多${l.topicsMax}个话题`);
+    if (errs.length) problems.push(`${platformName}：${errs.join('；')}`);
+  }
+  return problems;
+}

@@ -1,0 +1,183 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TOKEN_NAME } from '@inkstone/shared';
+import { startOpenAiStandin } from '../apps/server/src/test/standins/openai-compatible.js';
+import { loginThroughOutbox } from './lib.js';
+
+/**
+ * AI writing streams (needs `npm run build`): the built product with an OpenAI-compatible stand-in as its model.
+ * 1. Time to first streamed text byte through our server (POST /mp/task/create -> first SSE `delta`) vs straight
+ *    from the stand-in (POST /chat/completions -> first content chunk), same run: the added latency.
+ * 2. 200 concurrent tasks streamed over 200 SSE connections by one process: errors and the process's peak RSS.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SAMPLES = 15;
+const CONCURRENT = 200;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.floor(s.length / 2)]!.toFixed(1));
+};
+
+/** Reads an SSE response until `done`/`error`; resolves with the time of the first delta and how it ended. */
+async function consumeSse(res: Response, t0: number): Promise<{ firstDeltaMs: number | null; end: string | null; bytes: number }> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  let firstDeltaMs: number | null = null;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { firstDeltaMs, end: null, bytes };
+    bytes += value.length;
+    buf += decoder.decode(value, { stream: true });
+    if (firstDeltaMs === null && buf.includes('event: delta')) firstDeltaMs = performance.now() - t0;
+    const m = /event: (done|error)\n/.exec(buf);
+    if (m) {
+      await reader.cancel().catch(() => undefined);
+      return { firstDeltaMs, end: m[1]!, bytes };
+    }
+    buf = buf.slice(-200);
+  }
+}
+
+export async function run() {
+  const standin = await startOpenAiStandin({ model: 'bench-chat' });
+  // 40 chunks of 10 characters, 20 ms apart: a ~0.8 s answer, like a fast hosted model.
+  standin.respond = () => ({ content: '城市骑行让通勤更健康也更省钱。'.repeat(27).slice(0, 400), chunkChars: 10, delayMs: 20 });
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-bench-writing-'));
+  const env = {
+    ...process.env,
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: 'true',
+    APP_SECRET_KEY: 'cd'.repeat(32),
+    LLM_MODELS: JSON.stringify([{ id: 'standin', label: 'Stand-in', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'bench-chat' }]),
+    LLM_DEFAULT_MODEL: 'standin',
+    WRITING_CONCURRENCY: String(CONCURRENT),
+  };
+  // Free quick writing for the bench user (the embedded database cannot be shared while the server runs).
+  const admin = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/admin.js'), 'points:cost', '--feature', 'article_quick', '--point', '0'], { env, encoding: 'utf8' });
+  if (admin.status !== 0) throw new Error(`admin CLI failed: ${admin.stderr}`);
+
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let peakSampledKb = 0;
+  const sampler = setInterval(() => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peakSampledKb = Math.max(peakSampledKb, Number(m[1]));
+    } catch {
+      /* exited */
+    }
+  }, 50);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+        if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
+      });
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+    });
+    const token = await loginThroughOutbox(url, '13900002222');
+    let ip = 0;
+    const create = async () => {
+      ip += 1;
+      const res = await fetch(`${url}/api/mp/task/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_NAME]: token, 'x-forwarded-for': `10.9.${(ip >> 8) & 255}.${ip & 255}` },
+        body: JSON.stringify({ createType: 'article', writeType: 'quick', content: '写一段关于城市骑行通勤的短文' }),
+      });
+      const body = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
+      if (body.code !== 0) throw new Error(`create failed: ${body.code} ${body.msg}`);
+      return body.data.taskId;
+    };
+
+    // 1. Time to first text byte.
+    const direct: number[] = [];
+    const ours: number[] = [];
+    for (let i = 0; i < SAMPLES + 2; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${standin.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${standin.apiKey}` },
+        body: JSON.stringify({ model: 'bench-chat', stream: true, messages: [{ role: 'user', content: 'x' }] }),
+      });
+      const reader = res.body!.getReader();
+      let buf = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buf += new TextDecoder().decode(value);
+        if (/"content":"[^"]/.test(buf)) break;
+      }
+      const d = performance.now() - t0;
+      await reader.cancel();
+      const t1 = performance.now();
+      const taskId = await create();
+      const sse = await fetch(`${url}/api/mp/task/stream/${taskId}?token=${token}`);
+      const r = await consumeSse(sse, t1);
+      if (i >= 2) {
+        direct.push(d);
+        ours.push(r.firstDeltaMs ?? Number.NaN);
+      }
+    }
+
+    // 2. 200 concurrent tasks and streams.
+    const baselineKb = peakSampledKb;
+    const t2 = performance.now();
+    const ids = await Promise.all(Array.from({ length: CONCURRENT }, () => create().catch((e: unknown) => e as Error)));
+    const results = await Promise.all(
+      ids.map(async (id) => {
+        if (id instanceof Error) return { ok: false, why: id.message, firstDeltaMs: null as number | null };
+        try {
+          const res = await fetch(`${url}/api/mp/task/stream/${id}?token=${token}`);
+          const r = await consumeSse(res, t2);
+          return { ok: r.end === 'done', why: r.end ?? 'stream ended early', firstDeltaMs: r.firstDeltaMs };
+        } catch (err) {
+          return { ok: false, why: (err as Error).message, firstDeltaMs: null };
+        }
+      }),
+    );
+    const wallMs = performance.now() - t2;
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const errors = results.filter((r) => !r.ok);
+    const firsts = results.map((r) => r.firstDeltaMs).filter((x): x is number => x !== null);
+    return {
+      scenario: 'AI writing stream through the built product (PGlite) vs straight from the OpenAI-compatible stand-in',
+      timeToFirstTextMs: { direct: median(direct), ours: median(ours), addedMs: Number((median(ours) - median(direct)).toFixed(1)), ratio: Number((median(ours) / median(direct)).toFixed(2)), samples: SAMPLES },
+      concurrent: {
+        streams: CONCURRENT,
+        errors: errors.length,
+        errorKinds: [...new Set(errors.map((e) => e.why))].slice(0, 5),
+        wallMs: Math.round(wallMs),
+        firstTextP50Ms: firstsP(firsts, 0.5),
+        firstTextP95Ms: firstsP(firsts, 0.95),
+        rssBeforeMb: Math.round(baselineKb / 1024),
+        peakRssMb: Math.round(Math.max(hwmKb, peakSampledKb) / 1024),
+        upstreamRequests: standin.received.length,
+      },
+    };
+  } finally {
+    clearInterval(sampler);
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    await standin.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function firstsP(xs: number[], p: number) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor(s.length * p))]!);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) run().then(console.log);
