@@ -246,14 +246,14 @@ export function BindModal(props: BindModalProps) {
             title={`已绑定「${phase.accountName}」`}
             data-testid="bind-done"
             action={
-              <Space direction="vertical">
-                <Button size="small" type="primary" onClick={props.onClose}>
+              <div className="stack-actions">
+                <Button size="small" type="primary" onClick={props.onClose} data-testid="bind-finish">
                   完成
                 </Button>
                 <Button size="small" onClick={() => setPhase({ kind: 'pick' })}>
                   继续绑定
                 </Button>
-              </Space>
+              </div>
             }
           />
         ) : null}

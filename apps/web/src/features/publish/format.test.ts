@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentProblems, formatDateTime, isTerminalConnection, jobStatusLabel, normalizeTopics, textLength } from './format';
+import { contentProblems, formatDateTime, imageProblem, isTerminalConnection, jobStatusLabel, normalizeTopics, sniffFileType, textLength } from './format';
 
 const sandboxLimits = { titleMax: 20, titleRequired: true, bodyMax: 1000, imagesMin: 1, imagesMax: 18, topicsMax: 10, schedule: null };
 
@@ -22,5 +22,23 @@ describe('publish format helpers', () => {
     expect(contentProblems({ title: '标题', body: '正文', images: ['data:'], topics: [] }, list)).toEqual([]);
     expect(contentProblems({ title: '', body: '正文', images: [], topics: [] }, list)).toEqual(['沙箱平台：请填写标题；至少1张图片']);
     expect(contentProblems({ title: 'x'.repeat(21), body: '', images: ['a'], topics: [] }, list)).toEqual(['沙箱平台：标题最多20字']);
+  });
+});
+
+describe('image checks (spec 5)', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]);
+  const max = 20 * 1024 * 1024;
+  it('sniffs signatures', () => {
+    expect(sniffFileType(png)).toBe('png');
+    expect(sniffFileType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg');
+    expect(sniffFileType(new Uint8Array([0x47, 0x49, 0x46, 0x38]))).toBe('gif');
+    expect(sniffFileType(new TextEncoder().encode('hello'))).toBe('txt');
+  });
+  it('applies the messages in order', () => {
+    expect(imageProblem({ type: 'image/png', name: 'a.png', size: 10 }, 'png', max)).toBeNull();
+    expect(imageProblem({ type: 'image/jpeg', name: 'a.jpg', size: 10 }, 'png', max)).toBe('文件类型不匹配');
+    expect(imageProblem({ type: 'application/pdf', name: 'a.pdf', size: 10 }, 'pdf', max)).toBe('请上传jpg、jpeg、png、gif格式的文件');
+    expect(imageProblem({ type: 'image/gif', name: 'a.gif', size: max + 1 }, 'gif', max)).toBe('请上传20MB以内的文件');
+    expect(imageProblem({ type: '', name: 'a.jpg', size: 10 }, 'jpeg', max)).toBeNull();
   });
 });

@@ -90,3 +90,34 @@ export function contentProblems(c: DraftContent, limitsList: { platformName: str
   }
   return problems;
 }
+
+export type SniffedType = 'png' | 'jpeg' | 'gif' | 'pdf' | 'docx' | 'doc' | 'txt' | null;
+
+/** Spec 5: the real type from the first bytes, whatever the file claims. */
+export function sniffFileType(b: Uint8Array): SniffedType {
+  const starts = (...sig: number[]) => sig.every((v, i) => b[i] === v);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'png';
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'gif';
+  if (starts(0x25, 0x50, 0x44, 0x46)) return 'pdf';
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'docx';
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'doc';
+  if (b.length > 0 && [...b].every((x) => x === 0x09 || x === 0x0a || x === 0x0d || (x >= 0x20 && x !== 0x7f))) return 'txt';
+  return null;
+}
+
+const declaredOf = (mime: string, name: string): string => {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  const fromMime = mime.split('/')[1]?.toLowerCase() ?? '';
+  const v = fromMime || ext;
+  return v === 'jpg' ? 'jpeg' : v;
+};
+
+/** Spec 5's image rules and messages, in their order: type mismatch, allowed types, size. */
+export function imageProblem(file: { type: string; name: string; size: number }, sniffed: SniffedType, maxBytes: number): string | null {
+  const declared = declaredOf(file.type, file.name);
+  if (sniffed && declared && sniffed !== declared && !(sniffed === 'txt' && declared === 'plain')) return '文件类型不匹配';
+  if (sniffed !== 'png' && sniffed !== 'jpeg' && sniffed !== 'gif') return '请上传jpg、jpeg、png、gif格式的文件';
+  if (file.size > maxBytes) return '请上传20MB以内的文件';
+  return null;
+}
