@@ -4,8 +4,28 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startOpenAiStandin } from '../../apps/server/src/test/standins/openai-compatible.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const STANDIN_ARTICLE = [
+  '# 春日骑行指南',
+  '',
+  '春天适合骑行。这是模拟模型按固定脚本返回的文章，用来验证流式写作、断线续传与编辑器。',
+  '',
+  '## 出发前的准备',
+  '',
+  '- 检查刹车与胎压',
+  '- 带上水和简单的补给',
+  '',
+  '## 路线选择',
+  '',
+  '选择车流少、风景好的河边绿道，全程控制在三十公里以内，留出拍照和休息的时间。',
+  '',
+  '## 结语',
+  '',
+  '慢一点骑，看见的风景会更多。模拟模型输出到此结束。',
+].join('\n');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,6 +62,10 @@ export default async function globalSetup() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-e2e-'));
   let output = '';
+  // A configured model next to the offline writer (which stays the default, so other specs see no change).
+  // It answers slowly on purpose: the writing spec reloads the editor in the middle of its stream.
+  const llm = await startOpenAiStandin({ model: 'standin-chat' });
+  llm.respond = () => ({ content: STANDIN_ARTICLE, chunkChars: 6, delayMs: 120 });
   const child = spawn(process.execPath, [main], {
     cwd: root,
     env: {
@@ -54,6 +78,11 @@ export default async function globalSetup() {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型（测试替身）', baseURL: llm.baseURL, model: 'standin-chat', apiKey: llm.apiKey }]),
+      LLM_DEFAULT_MODEL: 'offline',
+      // Comments reach the unread counts through the engagement job (5 min by default): a fan
+      // comment in publish.spec.ts must show up within a test's time.
+      PUBLISH_ENGAGEMENT_INTERVAL_MS: '3000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,5 +103,6 @@ export default async function globalSetup() {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
+    await llm.close();
   };
 }

@@ -1,5 +1,4 @@
 /* Inkstone service worker: routes notification clicks back to an open page (spec section 2). */
-/* global self */
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 

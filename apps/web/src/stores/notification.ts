@@ -8,6 +8,9 @@ interface NotificationState {
   notificationEnanle: boolean;
   /** '0' or a timestamp (ms) until which notifications are muted. */
   donotDisturb: string;
+  /** The account's notification settings have been read after login (or failed to load). */
+  settingsLoaded: boolean;
+  setSettingsLoaded(v: boolean): void;
   setUnreadMap(m: NotificationState['unreadMap']): void;
   setEnable(v: boolean): void;
   setDonotDisturb(v: string): void;
@@ -17,6 +20,8 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
   unreadMap: {},
   notificationEnanle: lsGet(LS.notificationEnable) !== 'false',
   donotDisturb: lsGet(LS.donotDisturb) ?? '0',
+  settingsLoaded: false,
+  setSettingsLoaded: (settingsLoaded) => set({ settingsLoaded }),
   setUnreadMap: (unreadMap) => set({ unreadMap }),
   setEnable: (v) => {
     lsSet(LS.notificationEnable, String(v));

@@ -13,6 +13,28 @@ let accountsAbsent = false;
 
 let checkSeq = 0;
 
+/** Bumped on logout: a check still waiting for settings must not notify for the next user. */
+let generation = 0;
+let settingsWait: Promise<void> | null = null;
+
+/**
+ * The first poll starts together with the login loads: a comment notification must wait for the
+ * user's do-not-disturb and enable settings, or it fires once for a muted user on every page load.
+ * Every path to a logged-in state marks the settings loaded (or failed), so this always settles.
+ */
+function settingsLoaded(): Promise<void> {
+  if (useNotificationStore.getState().settingsLoaded) return Promise.resolve();
+  settingsWait ??= new Promise((resolve) => {
+    const unsubscribe = useNotificationStore.subscribe((s) => {
+      if (!s.settingsLoaded) return;
+      unsubscribe();
+      settingsWait = null;
+      resolve();
+    });
+  });
+  return settingsWait;
+}
+
 async function checkNotices(): Promise<void> {
   // Only the latest check decides: an older request finishing late must not undo a newer verdict.
   const seq = ++checkSeq;
@@ -31,6 +53,7 @@ async function checkNotices(): Promise<void> {
 
 async function checkAccounts(): Promise<void> {
   if (accountsAbsent) return;
+  const gen = generation;
   try {
     const page = await publishApi.accounts();
     const records = page.records ?? [];
@@ -50,7 +73,10 @@ async function checkAccounts(): Promise<void> {
     const map: Record<string, AccountUnread> = {};
     for (const e of entries) if (e) map[e[0]] = e[1];
     useNotificationStore.getState().setUnreadMap(map);
+    // Comment notifications use the mention total across every bound account (spec 5).
     const mentions = Object.values(map).reduce((sum, u) => sum + (Number(u.mentions) || 0), 0);
+    await settingsLoaded();
+    if (gen !== generation) return;
     await maybeNotifyComments(mentions);
   } catch (e) {
     if (isApiError(e) && e.code === ErrorCode.NOT_FOUND) accountsAbsent = true;
@@ -76,6 +102,9 @@ export function usePolling(): void {
       window.removeEventListener('online', early);
       window.removeEventListener('offline', early);
       resetCommentNotifier();
+      // The next user's settings are read afresh before their first notification.
+      generation += 1;
+      useNotificationStore.getState().setSettingsLoaded(false);
     };
   }, [isLogin]);
 }

@@ -89,7 +89,8 @@ export function PublishProgress({ publishId }: { publishId: string }) {
     refetchInterval: (q) => (q.state.data && isResultSettled(q.state.data) ? false : POLL_MS),
     retry: 2,
   });
-  const now = result.dataUpdatedAt || Date.now();
+  // Set whenever data is present, which is the only time jobs are rendered.
+  const now = result.dataUpdatedAt;
   if (result.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
   if (result.isError)
     return (

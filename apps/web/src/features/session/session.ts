@@ -122,6 +122,7 @@ async function loadSettings(): Promise<void> {
   } catch {
     // Background call: defaults stay.
   }
+  useNotificationStore.getState().setSettingsLoaded(true);
 }
 
 async function loadGlobalSetting(): Promise<void> {
@@ -194,6 +195,8 @@ export async function bootSession(): Promise<void> {
     const cached = readCachedAccount();
     if (cached) {
       applyProfile(cached);
+      // No settings call here: the stored defaults stand, and the comment notifier may go on.
+      useNotificationStore.getState().setSettingsLoaded(true);
       global().setLogin(true);
     } else {
       global().setLogin(false);

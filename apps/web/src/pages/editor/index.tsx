@@ -1,6 +1,288 @@
-import { ComingSoon } from '../../components/page-frame';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { Alert, Button, Input, Progress, Space, Tooltip } from 'antd';
+import { PictureOutlined } from '@ant-design/icons';
+import { useIsLogin, useGlobalStore } from '../../stores/global';
+import { writingApi } from '../../api/writing';
+import { useTaskStream, clearSnapshot } from '../../features/writing/use-task-stream';
+import { markdownToHtml, countWords } from '../../features/writing/markdown';
+import { ImagePicker } from '../../features/writing/image-picker';
+import { ImageNode } from './image-node';
+import { PanelResizer, usePanelWidth } from './panel-resizer';
+import { SidePanel } from './side-panel';
+import '../../features/writing/writing.css';
 
-/** Placeholder frame: the feature itself belongs to a later issue. */
-export default function Page() {
-  return <ComingSoon testId="page-editor" title="文章编辑器" description="富文本编辑、排版与一键发布。" />;
+const PublishDialog = lazy(() => import('../../features/publish/publish-dialog').then((m) => ({ default: m.PublishDialog })));
+
+const AUTOSAVE_MS = 1500;
+type SaveState = 'idle' | 'dirty' | 'saving' | 'saved' | 'error';
+
+export default function EditorPage() {
+  const isLogin = useIsLogin();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const taskId = params.get('taskId');
+  const draftParam = Number(params.get('draftId')) || null;
+
+  const [title, setTitle] = useState('');
+  const [draftId, setDraftId] = useState<number | null>(draftParam);
+  const [save, setSave] = useState<SaveState>('idle');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [imageOpen, setImageOpen] = useState(false);
+  const [publishOpen, setPublishOpen] = useState(false);
+  const panel = usePanelWidth();
+  const dirty = useRef(false);
+  const saving = useRef<Promise<number | null> | null>(null);
+  const titleRef = useRef(title);
+  const draftIdRef = useRef(draftId);
+  useEffect(() => {
+    titleRef.current = title;
+    draftIdRef.current = draftId;
+  }, [title, draftId]);
+
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ link: { openOnClick: false } }), ImageNode],
+    content: '',
+    editorProps: { attributes: { class: 'article-body', 'data-testid': 'editor-body', 'aria-label': '正文' } },
+    onUpdate: () => {
+      dirty.current = true;
+      setSave('dirty');
+    },
+  });
+  const words = useEditorState({ editor, selector: (c) => (c.editor ? countWords(c.editor.getText()) : 0) }) ?? 0;
+
+  const stream = useTaskStream(taskId && isLogin === true ? taskId : null, { persist: true });
+  const streaming = !!stream && (stream.status === 'connecting' || stream.status === 'streaming');
+
+  // While the task streams, the editor mirrors it and is read-only; the user's edits begin after done.
+  useEffect(() => {
+    if (!editor || !stream) return;
+    editor.setEditable(!streaming);
+    if (streaming || stream.status === 'error') {
+      editor.commands.setContent(markdownToHtml(stream.text), { emitUpdate: false });
+      if (stream.title) setTitle(stream.title);
+    }
+  }, [editor, stream, streaming]);
+
+  const loadDraft = useCallback(
+    async (id: number) => {
+      try {
+        const d = await writingApi.draft(id);
+        setDraftId(d.id);
+        setTitle(d.title);
+        editor?.commands.setContent(d.html || markdownToHtml(d.markdown), { emitUpdate: false });
+        dirty.current = false;
+        setSave('saved');
+        setLoadError(null);
+      } catch (e) {
+        setLoadError((e as Error).message || '草稿加载失败');
+      }
+    },
+    [editor],
+  );
+
+  // The finished task became a draft: show the saved version and make the address point at it, so a reload opens the draft.
+  useEffect(() => {
+    if (stream?.status !== 'done' || !editor) return;
+    clearSnapshot();
+    if (stream.draftId) {
+      void loadDraft(stream.draftId).then(() => navigate(`/editor?draftId=${stream.draftId}`, { replace: true }));
+    } else {
+      editor.commands.setContent(markdownToHtml(stream.text), { emitUpdate: false });
+      setTitle(stream.title);
+      dirty.current = true;
+      setSave('dirty');
+    }
+  }, [stream?.status, stream?.draftId, editor]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const loadedFor = useRef<number | null>(null);
+  useEffect(() => {
+    if (!editor || !draftParam || taskId || isLogin !== true || loadedFor.current === draftParam) return;
+    loadedFor.current = draftParam;
+    // Just finished streaming into this very draft: it is already loaded.
+    if (draftIdRef.current === draftParam && !editor.isEmpty) return;
+    void loadDraft(draftParam);
+  }, [editor, draftParam, taskId, isLogin, loadDraft]);
+
+  const newDraft = () => {
+    clearSnapshot();
+    setDraftId(null);
+    draftIdRef.current = null;
+    loadedFor.current = null;
+    setTitle('');
+    editor?.commands.clearContent(false);
+    dirty.current = false;
+    setSave('idle');
+    navigate('/editor');
+  };
+
+  const saveNow = useCallback(async (): Promise<number | null> => {
+    if (!editor) return draftIdRef.current;
+    if (saving.current) await saving.current;
+    if (!dirty.current && draftIdRef.current) return draftIdRef.current;
+    dirty.current = false;
+    setSave('saving');
+    const p = writingApi
+      .saveDraft({ id: draftIdRef.current, title: titleRef.current, html: editor.getHTML() }, { silent: true })
+      .then((d) => {
+        setDraftId(d.id);
+        draftIdRef.current = d.id;
+        setSave(dirty.current ? 'dirty' : 'saved');
+        return d.id;
+      })
+      .catch(() => {
+        dirty.current = true;
+        setSave('error');
+        return null;
+      })
+      .finally(() => {
+        saving.current = null;
+      });
+    saving.current = p;
+    return p;
+  }, [editor]);
+
+  useEffect(() => {
+    if (save !== 'dirty' || streaming || isLogin !== true) return;
+    const t = window.setTimeout(() => void saveNow(), AUTOSAVE_MS);
+    return () => window.clearTimeout(t);
+  }, [save, title, words, streaming, isLogin, saveNow]);
+
+  const onTitle = (v: string) => {
+    setTitle(v);
+    dirty.current = true;
+    setSave('dirty');
+  };
+
+  if (isLogin === false) {
+    return (
+      <section className="page" data-testid="page-editor">
+        <Alert type="info" showIcon title="请先登录后使用编辑器" action={<Button onClick={() => useGlobalStore.getState().openModal('login')}>登录</Button>} />
+      </section>
+    );
+  }
+
+  return (
+    <section className="page editor-page" data-testid="page-editor">
+      <div className="editor-main">
+        <div className="editor-toolbar">
+          <Toolbar editor={editor} onImage={() => setImageOpen(true)} disabled={streaming} />
+          <span className="spacer" />
+          <span className="muted" data-testid="word-count">
+            {words} 字
+          </span>
+          <SaveIndicator state={save} onRetry={() => void saveNow()} />
+          <Button type="primary" onClick={() => void saveNow().then(() => setPublishOpen(true))} disabled={streaming || !words} data-testid="editor-publish">
+            发布
+          </Button>
+        </div>
+        {loadError ? <Alert type="error" showIcon title={loadError} /> : null}
+        {stream && stream.status !== 'done' ? (
+          <div className="stream-status" data-testid="stream-status" aria-live="polite">
+            {stream.status === 'error' ? (
+              <Alert
+                type="error"
+                showIcon
+                title={stream.error?.msg ?? '写作失败'}
+                description={stream.error?.refunded ? '本次消耗的积分已退还' : undefined}
+                data-testid="stream-error"
+              />
+            ) : (
+              <>
+                <Progress percent={stream.percent} size="small" status="active" />
+                <span>{stream.message || '正在连接…'}</span>
+              </>
+            )}
+          </div>
+        ) : null}
+        <Input
+          className="title-input"
+          variant="borderless"
+          placeholder="请输入标题"
+          aria-label="标题"
+          maxLength={200}
+          value={title}
+          disabled={streaming}
+          onChange={(e) => onTitle(e.target.value)}
+          data-testid="editor-title"
+        />
+        <EditorContent editor={editor} className="editor-content" />
+      </div>
+      <PanelResizer width={panel.width} screen={panel.screen} onChange={panel.setWidth} />
+      <aside className="editor-panel" style={{ width: panel.width }} data-testid="editor-panel">
+        <SidePanel
+          editor={editor}
+          stream={stream}
+          streaming={streaming}
+          title={title}
+          draftId={draftId}
+          onTitle={onTitle}
+          saveNow={saveNow}
+          onOpenDraft={(id) => void saveNow().then(() => navigate(`/editor?draftId=${id}`))}
+          onNewDraft={() => void saveNow().then(newDraft)}
+        />
+      </aside>
+      <ImagePicker
+        open={imageOpen}
+        onClose={() => setImageOpen(false)}
+        onPick={(src) => editor?.chain().focus().insertContent({ type: 'image', attrs: { src } }).run()}
+      />
+      {publishOpen ? (
+        <Suspense fallback={null}>
+          <PublishDialog
+            open
+            onClose={() => setPublishOpen(false)}
+            draftId={draftId ?? undefined}
+            initial={{ title, body: editor?.getText() ?? '', images: [], topics: [] }}
+          />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}
+
+function SaveIndicator({ state, onRetry }: { state: SaveState; onRetry(): void }) {
+  if (state === 'saving') return <span className="muted" data-testid="save-state">保存中…</span>;
+  if (state === 'saved') return <span className="muted" data-testid="save-state">已保存</span>;
+  if (state === 'dirty') return <span className="muted" data-testid="save-state">未保存</span>;
+  if (state === 'error')
+    return (
+      <Button size="small" type="link" danger onClick={onRetry} data-testid="save-state">
+        保存失败，重试
+      </Button>
+    );
+  return null;
+}
+
+function Toolbar({ editor, onImage, disabled }: { editor: Editor | null; onImage(): void; disabled: boolean }) {
+  const active = useEditorState({
+    editor,
+    selector: (c) => ({
+      bold: c.editor?.isActive('bold') ?? false,
+      h2: c.editor?.isActive('heading', { level: 2 }) ?? false,
+      bullet: c.editor?.isActive('bulletList') ?? false,
+      quote: c.editor?.isActive('blockquote') ?? false,
+    }),
+  });
+  if (!editor) return null;
+  const b = (label: string, on: boolean | undefined, run: () => void, tip: string) => (
+    <Tooltip title={tip}>
+      <Button size="small" type={on ? 'primary' : 'text'} disabled={disabled} onClick={run} aria-label={tip} aria-pressed={!!on}>
+        {label}
+      </Button>
+    </Tooltip>
+  );
+  return (
+    <Space size={2}>
+      {b('B', active?.bold, () => editor.chain().focus().toggleBold().run(), '加粗')}
+      {b('H2', active?.h2, () => editor.chain().focus().toggleHeading({ level: 2 }).run(), '小标题')}
+      {b('•', active?.bullet, () => editor.chain().focus().toggleBulletList().run(), '列表')}
+      {b('“', active?.quote, () => editor.chain().focus().toggleBlockquote().run(), '引用')}
+      <Tooltip title="插入图片">
+        <Button size="small" type="text" icon={<PictureOutlined />} disabled={disabled} onClick={onImage} aria-label="插入图片" />
+      </Tooltip>
+    </Space>
+  );
 }

@@ -1,4 +1,3 @@
-/* global document, fetch, setTimeout, location */
 (function () {
   var panel = document.querySelector('.qr-panel');
   var img = document.querySelector('.qrcode-img');

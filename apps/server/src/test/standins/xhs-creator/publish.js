@@ -1,4 +1,3 @@
-/* global document, window, fetch, setTimeout, location, FormData */
 (function () {
   var files = [];
   var topics = [];

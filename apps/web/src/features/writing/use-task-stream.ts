@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from 'react';
+import { taskEventTypes } from '@inkstone/shared';
+import { LS, lsGet } from '../../lib/storage-keys';
+import {
+  clearSnapshot,
+  initialTaskState,
+  isTerminal,
+  loadSnapshot,
+  reduceTaskEvent,
+  saveSnapshot,
+  streamUrl,
+  type TaskStreamState,
+} from './task-stream';
+
+const PERSIST_EVERY_MS = 250;
+
+/**
+ * Follows one task's SSE stream. With `persist`, the state is kept in sessionStorage (throttled, and on
+ * pagehide) so a reload continues from the saved lastEventId instead of replaying the whole stream.
+ */
+export function useTaskStream(taskId: string | null, opts: { persist?: boolean } = {}): TaskStreamState | null {
+  const persist = opts.persist === true;
+  const [state, setState] = useState<TaskStreamState | null>(null);
+  const ref = useRef<TaskStreamState | null>(null);
+
+  useEffect(() => {
+    if (!taskId) {
+      ref.current = null;
+      setState(null);
+      return;
+    }
+    let current = (persist && loadSnapshot(taskId)) || initialTaskState(taskId);
+    if (current.status !== 'done' && current.status !== 'error') current = { ...current, status: 'connecting' };
+    ref.current = current;
+    setState(current);
+    if (isTerminal(current)) return;
+
+    let lastSaved = 0;
+    let saveTimer: number | undefined;
+    const persistNow = () => {
+      window.clearTimeout(saveTimer);
+      saveTimer = undefined;
+      lastSaved = Date.now();
+      if (ref.current) saveSnapshot(ref.current);
+    };
+    const schedulePersist = () => {
+      if (!persist || saveTimer !== undefined) return;
+      saveTimer = window.setTimeout(persistNow, Math.max(0, PERSIST_EVERY_MS - (Date.now() - lastSaved)));
+    };
+
+    const es = new EventSource(streamUrl(taskId, lsGet(LS.tokenValue), current.lastEventId));
+    const onEvent = (type: (typeof taskEventTypes)[number]) => (ev: MessageEvent<string>) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(ev.data);
+      } catch {
+        data = null;
+      }
+      const prev = ref.current!;
+      const next = reduceTaskEvent(prev, { id: Number(ev.lastEventId) || 0, type, data });
+      if (next === prev) return;
+      ref.current = next;
+      setState(next);
+      if (isTerminal(next)) {
+        es.close();
+        if (persist) persistNow();
+      } else schedulePersist();
+    };
+    for (const t of taskEventTypes) es.addEventListener(t, onEvent(t) as EventListener);
+    es.onerror = () => {
+      // CLOSED means the server refused the stream (session gone, unknown task); otherwise the browser retries.
+      if (es.readyState === EventSource.CLOSED && ref.current && !isTerminal(ref.current)) {
+        const next: TaskStreamState = { ...ref.current, status: 'error', error: { code: 0, msg: '连接已断开，请刷新页面重试', refunded: false } };
+        ref.current = next;
+        setState(next);
+      }
+    };
+    const onHide = () => persist && persistNow();
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      es.close();
+      window.removeEventListener('pagehide', onHide);
+      if (persist && saveTimer !== undefined) persistNow();
+      window.clearTimeout(saveTimer);
+    };
+  }, [taskId, persist]);
+
+  return state;
+}
+
+export { clearSnapshot };
