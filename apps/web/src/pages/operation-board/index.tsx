@@ -190,12 +190,15 @@ export default function OperationBoardPage() {
     );
   } else if (!records.length) {
     body = (
-      <Empty data-testid="board-empty" description="绑定平台账号后，这里会显示评论、点赞与关注动态">
+      <Empty
+        data-testid="board-empty"
+        description={`${param ? `账号 ${param} 不存在或已解绑。` : ''}绑定平台账号后，这里会显示评论、点赞与关注动态`}
+      >
         <Link to="/accountManager">去绑定账号</Link>
       </Empty>
     );
   } else if (param && !selected) {
-    body = <Empty data-testid="board-missing" description="账号不存在或已解绑，请从上方选择其他账号" />;
+    body = <Empty data-testid="board-missing" description={`账号 ${param} 不存在或已解绑，请从上方选择其他账号`} />;
   } else if (selected) {
     body = (
       <>
