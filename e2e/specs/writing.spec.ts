@@ -20,9 +20,26 @@ async function pick(page: Page, label: string, option: string | RegExp) {
 
 const editorText = (page: Page) => page.getByTestId('editor-body');
 
+/** EventSource requests do not surface as Playwright requests: record the URLs the page opens. */
+async function recordEventSources(page: Page) {
+  await page.addInitScript(() => {
+    const Original = window.EventSource;
+    const urls: string[] = [];
+    (window as unknown as { __es: string[] }).__es = urls;
+    window.EventSource = class extends Original {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        urls.push(String(url));
+      }
+    };
+  });
+}
+const streamUrls = (page: Page) => page.evaluate(() => (window as unknown as { __es: string[] }).__es);
+
 test('a new user writes, resumes, edits and exports an article with the offline writer', async ({ page, request }) => {
   test.setTimeout(120_000);
   await seedSession(page, null);
+  await recordEventSources(page);
   await page.goto('/');
 
   // Log in through the SMS sandbox outbox.
@@ -71,10 +88,6 @@ test('a new user writes, resumes, edits and exports an article with the offline 
   // Streams into the editor, which then opens the saved draft.
   await expect(page).toHaveURL(/\/editor\?taskId=/);
   const taskId = new URL(page.url()).searchParams.get('taskId')!;
-  for (let i = 0; i < 6; i++) {
-    await page.waitForTimeout(1000);
-    console.log('DBG', page.url(), await page.evaluate(() => sessionStorage.getItem('writing:stream')?.slice(0, 200)), await page.getByTestId('page-editor').innerText().catch(() => 'none'));
-  }
   await expect(page).toHaveURL(/\/editor\?draftId=\d+$/, { timeout: 30_000 });
   await expect(editorText(page)).toContainText('离线写作助手');
   await expect(page.getByTestId('editor-title')).not.toHaveValue('');
@@ -86,8 +99,8 @@ test('a new user writes, resumes, edits and exports an article with the offline 
   const sse = await (await request.get(`/api/mp/task/stream/${taskId}?token=${tokenValue}`)).text();
   const events = [...sse.matchAll(/id: (\d+)\nevent: (\w+)\ndata: (.*)\n/g)].map((m) => ({ id: Number(m[1]), type: m[2]!, data: JSON.parse(m[3]!) }));
   const deltas = events.filter((e) => e.type === 'delta');
-  expect(deltas.length).toBeGreaterThan(3);
-  const cut = deltas[1]!.id;
+  expect(deltas.length).toBeGreaterThan(1);
+  const cut = deltas[0]!.id;
   const seen = events.filter((e) => e.id <= cut);
   await page.evaluate(
     ({ taskId, cut, text }) =>
@@ -97,10 +110,10 @@ test('a new user writes, resumes, edits and exports an article with the offline 
       ),
     { taskId, cut, text: seen.filter((e) => e.type === 'delta').map((e) => e.data.text as string).join('') },
   );
-  const resumed = page.waitForRequest((r) => r.url().includes(`/mp/task/stream/${taskId}`));
   await page.goto(`/editor?taskId=${taskId}`);
-  expect(new URL((await resumed).url()).searchParams.get('lastEventId')).toBe(String(cut));
   await expect(page).toHaveURL(draftUrl);
+  const resumedUrl = (await streamUrls(page)).find((u) => u.includes(`/mp/task/stream/${taskId}`))!;
+  expect(new URL(resumedUrl, 'http://x').searchParams.get('lastEventId')).toBe(String(cut));
   await expect(editorText(page)).toContainText('离线写作助手');
 
   // Two AI abilities on the whole text: accept one, discard the other.
@@ -143,19 +156,21 @@ test('a configured model (stand-in) streams into the editor and a reload mid-str
   const s: Session = await apiLogin(request);
   await buyPoints(request, s.tokenName, s.tokenValue);
   await seedSession(page, s);
+  await recordEventSources(page);
   await page.goto('/');
   await pick(page, '写作模型', '模拟模型');
   await page.getByTestId('write-type').getByText('快速写作').click();
   await page.getByRole('textbox', { name: '写作主题' }).fill('春日骑行');
   await page.getByTestId('home-start').click();
   await expect(page).toHaveURL(/\/editor\?taskId=/);
-  const taskId = new URL(page.url()).searchParams.get('taskId')!;
-
-  await expect(editorText(page)).toContainText('出发前的准备', { timeout: 20_000 });
+  await expect(editorText(page)).toContainText('春天适合骑行', { timeout: 20_000 });
   await expect(page.getByTestId('stream-status')).toBeVisible();
-  const resumed = page.waitForRequest((r) => r.url().includes(`/mp/task/stream/${taskId}`));
+  const before = await page.evaluate(() => JSON.parse(sessionStorage.getItem('writing:stream') ?? 'null') as { status: string } | null);
+  expect(before?.status).toBe('streaming');
   await page.reload();
-  const lastEventId = Number(new URL((await resumed).url()).searchParams.get('lastEventId'));
+  await expect(page).toHaveURL(/taskId=/);
+  await expect.poll(async () => (await streamUrls(page)).length).toBeGreaterThan(0);
+  const lastEventId = Number(new URL((await streamUrls(page))[0]!, 'http://x').searchParams.get('lastEventId'));
   expect(lastEventId).toBeGreaterThan(0);
   // The resumed page keeps what it had and continues: the whole article, once.
   await expect(editorText(page)).toContainText('模拟模型输出到此结束', { timeout: 30_000 });

@@ -65,7 +65,7 @@ export default async function globalSetup() {
   // A configured model next to the offline writer (which stays the default, so other specs see no change).
   // It answers slowly on purpose: the writing spec reloads the editor in the middle of its stream.
   const llm = await startOpenAiStandin({ model: 'standin-chat' });
-  llm.respond = () => ({ content: STANDIN_ARTICLE, chunkChars: 6, delayMs: 120 });
+  llm.respond = () => ({ content: STANDIN_ARTICLE, chunkChars: 6, delayMs: 200 });
   const child = spawn(process.execPath, [main], {
     cwd: root,
     env: {

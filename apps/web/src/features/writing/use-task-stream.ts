@@ -30,7 +30,9 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
       return;
     }
     let current = (persist && loadSnapshot(taskId)) || initialTaskState(taskId);
-    if (current.status !== 'done' && current.status !== 'error') current = { ...current, status: 'connecting' };
+    // A lost connection (code 0) is the browser's, not the task's: the task may still be running.
+    const resumable = current.status === 'connecting' || current.status === 'streaming' || (current.status === 'error' && current.error?.code === 0);
+    if (resumable) current = { ...current, status: 'connecting', error: null };
     ref.current = current;
     setState(current);
     if (isTerminal(current)) return;
@@ -50,6 +52,8 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
 
     const es = new EventSource(streamUrl(taskId, lsGet(LS.tokenValue), current.lastEventId));
     const onEvent = (type: (typeof taskEventTypes)[number]) => (ev: MessageEvent<string>) => {
+      // The task's own `error` event carries data; the connection's error event (same name) carries none.
+      if (typeof ev.data !== 'string') return;
       let data: unknown;
       try {
         data = JSON.parse(ev.data);
@@ -67,7 +71,10 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
       } else schedulePersist();
     };
     for (const t of taskEventTypes) es.addEventListener(t, onEvent(t) as EventListener);
+    let leaving = false;
     es.onerror = () => {
+      // The browser closes the stream while the page unloads; that is not a failure to remember.
+      if (leaving) return;
       // CLOSED means the server refused the stream (session gone, unknown task); otherwise the browser retries.
       if (es.readyState === EventSource.CLOSED && ref.current && !isTerminal(ref.current)) {
         const next: TaskStreamState = { ...ref.current, status: 'error', error: { code: 0, msg: '连接已断开，请刷新页面重试', refunded: false } };
@@ -75,7 +82,10 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
         setState(next);
       }
     };
-    const onHide = () => persist && persistNow();
+    const onHide = () => {
+      leaving = true;
+      if (persist) persistNow();
+    };
     window.addEventListener('pagehide', onHide);
     return () => {
       es.close();

@@ -51,7 +51,8 @@ export default function EditorPage() {
       setSave('dirty');
     },
   });
-  const words = useEditorState({ editor, selector: (c) => (c.editor ? countWords(c.editor.getText()) : 0) }) ?? 0;
+  // The doc, not getText(): the selector also runs while the editor is still being set up, before its schema serialisers exist.
+  const words = useEditorState({ editor, selector: (c) => (c.editor && !c.editor.isDestroyed ? countWords(c.editor.state.doc.textBetween(0, c.editor.state.doc.content.size, '\n')) : 0) }) ?? 0;
 
   const stream = useTaskStream(taskId && isLogin === true ? taskId : null, { persist: true });
   const streaming = !!stream && (stream.status === 'connecting' || stream.status === 'streaming');

@@ -298,17 +298,14 @@ export default function HomePage() {
           <Button icon={<PaperClipOutlined />} loading={uploading} onClick={() => requireLogin() && fileRef.current?.click()}>
             引用文件
           </Button>
-          {files.data?.length ? (
+          {files.data?.some((f) => !quoted.includes(f.id)) ? (
             <Select
               aria-label="引用已上传的文件"
-              mode="multiple"
-              placeholder="已上传的文件"
-              style={{ minWidth: 140 }}
-              maxTagCount={0}
-              maxCount={writingLimits.quoteFilesMax}
-              value={quoted}
-              onChange={(v: number[]) => set({ writeFileList: v })}
-              options={files.data.map((f) => ({ value: f.id, label: f.name }))}
+              placeholder="引用已上传的文件"
+              style={{ width: 160 }}
+              value={null}
+              onChange={(v: number | null) => v && quoted.length < writingLimits.quoteFilesMax && set({ writeFileList: [...quoted, v] })}
+              options={files.data.filter((f) => !quoted.includes(f.id)).map((f) => ({ value: f.id, label: f.name }))}
             />
           ) : null}
           <span className="spacer" />
