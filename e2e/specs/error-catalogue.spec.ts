@@ -81,8 +81,11 @@ test('duplicate messages for the same URL within 500 ms show once', async ({ pag
   await modal.getByTestId('send-code').click();
   await modal.getByTestId('send-code').click();
   await expect(messages(page).filter({ hasText: '重复提示' })).toHaveCount(1);
-  await page.waitForTimeout(1500);
-  await expect(messages(page).filter({ hasText: '重复提示' })).toHaveCount(1);
+  // A second copy would appear within the window; the first may time out meanwhile on a slow machine.
+  for (let i = 0; i < 6; i++) {
+    expect(await messages(page).filter({ hasText: '重复提示' }).count()).toBeLessThanOrEqual(1);
+    await page.waitForTimeout(200);
+  }
 });
 
 test('real server: a wrong code shows its msg; offline is silent; a slow login times out', async ({ page, context }) => {

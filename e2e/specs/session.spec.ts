@@ -14,8 +14,11 @@ test('401 on a background call logs out quietly: no login modal', async ({ page 
 test('430 on a normal call opens the login modal; on a background call it does not', async ({ page, request, browser }) => {
   const s = await apiLogin(request);
   await seedSession(page, s);
-  await page.goto('/');
+  // A page without calls of its own, so the next call after the revocation is the one this test makes.
+  await page.goto('/knowledge');
   await expect(page.getByTestId('user-area')).toBeVisible();
+  // Let the logged-in start-up calls finish first: a background one answered 430 would log out silently.
+  await page.waitForLoadState('networkidle');
   // The session is revoked elsewhere (logout from another device).
   const out = await (await request.get('/api/auth/logout', { headers: { [s.tokenName]: s.tokenValue } })).json();
   expect(out.code).toBe(0);

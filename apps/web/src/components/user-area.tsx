@@ -1,10 +1,12 @@
-import { Avatar, Badge, Button, Dropdown } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Avatar, Badge, Button } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useGlobalStore, useIsLogin } from '../stores/global';
 import { usePersonalInfoStore } from '../stores/personal-info';
 import { useUserVipStore } from '../stores/user-vip';
-import { logout } from '../features/session/session';
+
+const UserMenu = lazy(() => import('./user-menu'));
 
 /** Header right side: bell with unread bubble, points and the user menu, or the login button. */
 export function UserArea() {
@@ -24,6 +26,13 @@ export function UserArea() {
       </div>
     );
   }
+  const userButton = (
+    <button type="button" className="user-button" data-testid="user-menu">
+      <Avatar size="small">{nickname.slice(0, 1) || '砚'}</Avatar>
+      <span data-testid="user-nickname">{nickname}</span>
+      {isVip ? <span className="vip-tag">VIP</span> : null}
+    </button>
+  );
   return (
     <div className="user-area" data-testid="user-area">
       {points !== null ? (
@@ -36,30 +45,9 @@ export function UserArea() {
           <BellOutlined style={{ fontSize: 18 }} />
         </Badge>
       </Link>
-      <Dropdown
-        trigger={['click']}
-        menu={{
-          items: [
-            { key: 'nickname', label: '修改昵称' },
-            { key: 'profile', label: '完善创作者资料' },
-            { key: 'settings', label: <Link to="/personalSet">个人设置</Link> },
-            { type: 'divider' },
-            { key: 'logout', label: '退出登录', danger: true },
-          ],
-          onClick: ({ key }) => {
-            const g = useGlobalStore.getState();
-            if (key === 'nickname') g.openModal('changeNickname');
-            if (key === 'profile') g.openModal('profileFill');
-            if (key === 'logout') void logout();
-          },
-        }}
-      >
-        <button type="button" className="user-button" data-testid="user-menu">
-          <Avatar size="small">{nickname.slice(0, 1) || '砚'}</Avatar>
-          <span data-testid="user-nickname">{nickname}</span>
-          {isVip ? <span className="vip-tag">VIP</span> : null}
-        </button>
-      </Dropdown>
+      <Suspense fallback={userButton}>
+        <UserMenu>{userButton}</UserMenu>
+      </Suspense>
     </div>
   );
 }

@@ -160,6 +160,7 @@ export default function EditorPage() {
   if (isLogin === false) {
     return (
       <section className="page" data-testid="page-editor">
+        <h1 className="page-title">写作编辑器</h1>
         <Alert type="info" showIcon title="请先登录后使用编辑器" action={<Button onClick={() => useGlobalStore.getState().openModal('login')}>登录</Button>} />
       </section>
     );
@@ -167,6 +168,8 @@ export default function EditorPage() {
 
   return (
     <section className="page editor-page" data-testid="page-editor">
+      {/* The document title is an input; this heading names the page for screen readers. */}
+      <h1 className="sr-only">写作编辑器</h1>
       <div className="editor-main">
         <div className="editor-toolbar">
           <Toolbar editor={editor} onImage={() => setImageOpen(true)} disabled={streaming} />
