@@ -68,6 +68,12 @@ test('bind two 沙箱 accounts by QR, publish now and scheduled, fan comment not
   const idB = await bindSandbox(page, context, '沙箱创作者乙');
   await expect(page.getByTestId('accounts-count')).toContainText('共 2 个账号');
 
+  // Pinning 甲 (bound first, so listed last) moves it to the top of the list.
+  await expect(page.getByTestId('account-item').first()).toHaveAttribute('data-account-id', String(idB));
+  await page.locator(`[data-testid=account-item][data-account-id="${idA}"]`).getByTestId('account-pin').click();
+  await expect(page.getByTestId('account-item').first()).toHaveAttribute('data-account-id', String(idA));
+  await expect(page.getByTestId('account-item').first().getByTestId('account-pin')).toHaveText('取消置顶');
+
   // Publish now to 甲.
   await page.getByTestId('open-publish').click();
   const dialog = page.getByTestId('publish-dialog');

@@ -88,6 +88,13 @@ const schema = z.object({
   TAVILY_API_BASE: z.url().default('https://api.tavily.com'),
   SEARXNG_URL: z.preprocess(emptyToUndefined, optionalUrl),
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, optionalUrl),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, bool.default(true)),
+  S3_PUBLIC_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
 
   /** Publishing platforms offered for binding: sandbox (embedded simulated creator site), xiaohongshu, wechat_mp. */
   PUBLISH_PLATFORMS: z
@@ -167,7 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (cfg.WECHAT_PAY_PUBLIC_KEY) need('WECHAT_PAY_PUBLIC_KEY is set', ['WECHAT_PAY_PUBLIC_KEY_ID']);
   }
   if (cfg.PAYMENT_PROVIDER.includes('alipay')) need('PAYMENT_PROVIDER=alipay', ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_SELLER_ID']);
-  if (cfg.STORAGE_PROVIDER === 's3') throw new ConfigError('Invalid configuration:\n  STORAGE_PROVIDER: s3 is not available yet (the S3-compatible adapter is a stub); use local');
+  if (cfg.STORAGE_PROVIDER === 's3') need('STORAGE_PROVIDER=s3', ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
   if (cfg.SEARCH_PROVIDER === 'bocha') need('SEARCH_PROVIDER=bocha', ['BOCHA_API_KEY']);
   if (cfg.SEARCH_PROVIDER === 'tavily') need('SEARCH_PROVIDER=tavily', ['TAVILY_API_KEY']);
   if (cfg.SEARCH_PROVIDER === 'searxng') need('SEARCH_PROVIDER=searxng', ['SEARXNG_URL']);

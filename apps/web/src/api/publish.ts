@@ -101,6 +101,7 @@ export const publishApi = {
   /** Spec 8: rejects without a message (the request layer keeps this path quiet). */
   bind: (connectionId: string) => post<BoundAccount>('/publish/v4/account/bind', { connectionId }),
   unbind: (accountId: number) => post<null>('/publish/account/unbind', { accountId }),
+  setTop: (accountId: number, top: boolean) => post<BoundAccount>('/publish/account/top', { accountId, top }),
 
   sessionCheck: (accountId: number) =>
     post<{ category: 'sessionCheck'; accountId: number; valid: boolean; status: 'active' | 'expired'; statusReason: string | null }>(

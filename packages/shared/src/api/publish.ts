@@ -73,6 +73,7 @@ export const connectionReleaseReply = z.object({ released: z.boolean() });
 
 export const accountBindBody = z.object({ connectionId: connectionIdSchema });
 export const accountUnbindBody = z.object({ accountId: id('accountId') });
+export const accountTopBody = z.object({ accountId: id('accountId'), top: z.boolean({ error: 'top 必须是 true 或 false' }) });
 
 export const accountStatusSchema = z.enum(['active', 'expired']);
 export const platformAccountSchema = z.object({

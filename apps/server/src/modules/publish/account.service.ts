@@ -209,6 +209,13 @@ export class AccountService {
     return released;
   }
 
+  /** Pinned accounts sort first in every list. */
+  async setTop(userId: number, accountId: number, top: boolean): Promise<PlatformAccount> {
+    const acct = await this.ownAccount(userId, accountId);
+    const updated = await this.repo.updateAccount(acct.id, { top, updatedAt: this.clock.now() });
+    return this.toRecord(updated ?? acct);
+  }
+
   async unbind(userId: number, accountId: number): Promise<void> {
     const acct = await this.ownAccount(userId, accountId);
     await this.adapter(acct.platform).releaseAccount?.(String(acct.id));

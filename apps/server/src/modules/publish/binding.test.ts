@@ -97,6 +97,28 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     const after = await t.call<{ total: number }>('GET', '/publish/account/list/v3', { token });
     expect(after.data.total).toBe(0);
   });
+
+  it('pins an account so it lists first; only the owner can pin it', async () => {
+    const first = await bindSandboxAccount(t, token, '置顶甲');
+    const second = await bindSandboxAccount(t, token, '置顶乙');
+    const pinned = await t.call<PlatformAccount>('POST', '/publish/account/top', { token, body: { accountId: first.id, top: true } });
+    expect(pinned.code).toBe(0);
+    expect(pinned.data.top).toBe(true);
+    const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 50 } });
+    expect(list.data.records[0]!.id).toBe(first.id);
+    const onlyTop = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 50, top: true } });
+    expect(onlyTop.data.records.map((r) => r.id)).toContain(first.id);
+    expect(onlyTop.data.records.map((r) => r.id)).not.toContain(second.id);
+
+    const stranger = (await loginByPhone(t)).tokenValue;
+    const denied = await t.call('POST', '/publish/account/top', { token: stranger, body: { accountId: second.id, top: true } });
+    expect(denied.code).toBe(ErrorCode.NOT_FOUND);
+    const bad = await t.call('POST', '/publish/account/top', { token, body: { accountId: second.id, top: 'yes' } });
+    expect(bad.code).toBe(ErrorCode.VALIDATION);
+    expect(bad.msg).toContain('top');
+    const after = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 50, top: true } });
+    expect(after.data.records.map((r) => r.id)).not.toContain(second.id);
+  });
 });
 
 describe('binding and publishing a WeChat Official Account through the same endpoints (API stand-in)', () => {

@@ -9,6 +9,7 @@ import {
   accountListQuery,
   accountListReply,
   accountUnbindBody,
+  accountTopBody,
   connectionQuery,
   connectionReleaseBody,
   connectionReleaseReply,
@@ -127,6 +128,11 @@ export function publishRoutes(deps: PublishDeps) {
       await deps.accounts.unbind(userIdOf(req), req.body.accountId);
       return ok(null);
     });
+
+    app.post('/publish/account/top', {
+      schema: { tags, summary: '置顶或取消置顶账号', body: accountTopBody, response: { 200: envelope(platformAccountSchema) } },
+      config: auth,
+    }, async (req) => ok(await deps.accounts.setTop(userIdOf(req), req.body.accountId, req.body.top)));
 
     app.get('/publish/account/list/v3', {
       schema: { tags, summary: '已绑定账号列表（cookies 恒为 "[]"：登录信息只保存在服务端）', querystring: accountListQuery, response: { 200: envelope(accountListReply) } },

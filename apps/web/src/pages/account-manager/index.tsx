@@ -44,6 +44,13 @@ export default function AccountManagerPage() {
       refresh();
     },
   });
+  const pin = useMutation({
+    mutationFn: (a: BoundAccount) => publishApi.setTop(a.id, !a.top),
+    onSuccess: (r) => {
+      toast.message('success', r.top ? `已置顶「${r.accountName}」` : `已取消置顶「${r.accountName}」`, 2);
+      refresh();
+    },
+  });
   const check = useMutation({
     mutationFn: (a: BoundAccount) => publishApi.sessionCheck(a.id),
     onSuccess: (r) => {
@@ -105,6 +112,9 @@ export default function AccountManagerPage() {
                   发布
                 </Button>
               ),
+              <Button key="pin" size="small" loading={pin.isPending && pin.variables?.id === a.id} onClick={() => pin.mutate(a)} data-testid="account-pin">
+                {a.top ? '取消置顶' : '置顶'}
+              </Button>,
               <Button key="check" size="small" loading={check.isPending && check.variables?.id === a.id} onClick={() => check.mutate(a)}>
                 检查登录
               </Button>,
