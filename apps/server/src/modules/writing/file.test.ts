@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { LocalStorage } from '../../integrations/storage/local.js';
+import { startS3Standin } from '../../test/standins/s3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Document, Packer, Paragraph } from 'docx';
 import { ErrorCode, TOKEN_NAME, type Envelope, type QuoteFile, type TaskInfo } from '@inkstone/shared';
@@ -137,7 +139,7 @@ describe.each(testDbKinds)('uploads on %s', (dbKind) => {
     const { body, sent } = await streamOversize(`${t.url}/api/wx/upload`, token, total, 'big.png');
     expect(body).toMatchObject({ code: ErrorCode.FILE_TOO_LARGE, msg: '请上传20MB以内的文件' });
     expect(sent).toBeLessThan(total);
-    const dir = path.join(t.container.writing.storage.publicRoot, 'images');
+    const dir = path.join((t.container.writing.storage as LocalStorage).publicRoot, 'images');
     expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
@@ -192,5 +194,27 @@ describe.each(testDbKinds)('uploads on %s', (dbKind) => {
     expect(none).toMatchObject({ code: 991, msg: '暂无图片搜索结果' });
     const other = await t.call('GET', '/material/v3/image/search', { token, query: { keyword: '粽子' } });
     expect(other.code).toBe(991);
+  });
+});
+
+describe('uploads with S3-compatible storage configured', () => {
+  it('stores an uploaded image in the bucket and answers its bucket URL; nothing is served from /uploads', async () => {
+    const s3 = await startS3Standin({ accessKeyId: 'AKIDS3', secretAccessKey: 's3-secret', region: 'cn-test-1', bucket: 'inkstone' });
+    const t = await startTestApp({
+      env: { STORAGE_PROVIDER: 's3', S3_ENDPOINT: s3.url, S3_REGION: 'cn-test-1', S3_BUCKET: 'inkstone', S3_ACCESS_KEY_ID: 'AKIDS3', S3_SECRET_ACCESS_KEY: 's3-secret' },
+    });
+    try {
+      const token = (await loginByPhone(t)).tokenValue;
+      const res = await upload<{ url: string }>(t, '/wx/upload', token, PNG, 'photo.png', 'image/png');
+      expect(res.code).toBe(0);
+      expect(res.data.url.startsWith(`${s3.url}/inkstone/public/images/`)).toBe(true);
+      const key = res.data.url.slice(`${s3.url}/inkstone/`.length);
+      expect(s3.objects.get(key)?.equals(PNG)).toBe(true);
+      const local = await fetch(`${t.url}/uploads/${key.replace(/^public\//, '')}`);
+      expect(local.status).toBe(404);
+    } finally {
+      await t.close();
+      await s3.close();
+    }
   });
 });

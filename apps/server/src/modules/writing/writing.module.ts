@@ -9,6 +9,8 @@ import type { Db } from '../../db/client.js';
 import { LlmRegistry } from '../../integrations/llm/index.js';
 import { createSearchProvider } from '../../integrations/search/index.js';
 import { LocalStorage } from '../../integrations/storage/local.js';
+import { createStorage } from '../../integrations/storage/index.js';
+import type { Storage } from '../../integrations/storage/types.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { SessionService } from '../auth/session.service.js';
 import type { UserService } from '../user/user.service.js';
@@ -34,8 +36,9 @@ export interface WritingModuleDeps {
 
 /** AI writing: models, search, storage, tasks and their streams, drafts, personas, files. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
-  const tempDir = d.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'inkstone-files-'));
-  const storage = new LocalStorage(d.dataDir ?? tempDir!);
+  const s3 = config.STORAGE_PROVIDER === 's3';
+  const tempDir = d.dataDir || s3 ? null : mkdtempSync(path.join(tmpdir(), 'inkstone-files-'));
+  const storage: Storage = s3 ? createStorage(config) : new LocalStorage(d.dataDir ?? tempDir!);
   const llms = new LlmRegistry(d.db, d.key, config);
   const search = createSearchProvider(config);
   const repo = new WritingRepo(d.db);
@@ -66,6 +69,8 @@ export async function registerWriting(api: FastifyInstance, w: WritingModule, se
 
 /** Uploaded images under /uploads/ (public keys only; quoted documents are never served). */
 export async function registerUploads(app: FastifyInstance, w: WritingModule) {
+  // With S3 the bucket serves public objects itself.
+  if (!(w.storage instanceof LocalStorage)) return;
   await app.register(fastifyStatic, {
     root: w.storage.publicRoot,
     prefix: '/uploads/',
