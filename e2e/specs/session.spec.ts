@@ -39,6 +39,7 @@ test('430 on a normal call opens the login modal; on a background call it does n
   await seedSession(p2, s2);
   await p2.goto('/topic');
   await expect(p2.getByTestId('user-area')).toBeVisible();
+  await p2.waitForLoadState('networkidle');
   await request.get('/api/auth/logout', { headers: { [s2.tokenName]: s2.tokenValue } });
   const isLogin = p2.waitForResponse('**/api/auth/isLogin');
   const report = p2.waitForRequest((r) => r.url().includes('/api/user/event/report') && r.url().includes('event=open-software'));
