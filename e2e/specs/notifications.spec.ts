@@ -1,4 +1,4 @@
-import { test, expect, apiLogin, seedSession } from '../support/fixtures.js';
+import { test, expect, apiLogin, recordNotifications, seedSession, shownNotifications } from '../support/fixtures.js';
 import type { Page } from '@playwright/test';
 
 /**
@@ -15,28 +15,9 @@ async function stubAccounts(page: Page, mentions: { value: number }) {
   await page.route('**/api/publish/account/unread?*', (route) =>
     route.fulfill({ json: { code: 0, msg: 'ok', data: { unread_count: mentions.value, likes: 0, connections: 0, mentions: mentions.value } } }),
   );
-  await page.addInitScript(() => {
-    const shown: { title: string; body: string }[] = [];
-    (window as unknown as { __shown: typeof shown }).__shown = shown;
-    ServiceWorkerRegistration.prototype.showNotification = async function (title: string, opts?: NotificationOptions) {
-      shown.push({ title, body: opts?.body ?? '' });
-    };
-    const Original = window.Notification;
-    class Recorded extends EventTarget {
-      static get permission() {
-        return Original.permission;
-      }
-      static requestPermission = Original.requestPermission.bind(Original);
-      constructor(title: string, opts?: NotificationOptions) {
-        super();
-        shown.push({ title, body: opts?.body ?? '' });
-      }
-      close() {}
-    }
-    (window as unknown as { Notification: unknown }).Notification = Recorded;
-  });
+  await recordNotifications(page);
 }
-const shown = (page: Page) => page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
+const shown = shownNotifications;
 
 test('granted: shows HH:mm / 您有N条新的评论消息 once per new total; do-not-disturb mutes', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL });

@@ -1,4 +1,4 @@
-import { test, expect, apiLogin, flagOn, seedSession } from '../support/fixtures.js';
+import { test, expect, apiLogin, flagOn, recordNotifications, seedSession, shownNotifications } from '../support/fixtures.js';
 import type { BrowserContext, Page } from '@playwright/test';
 
 /**
@@ -10,29 +10,7 @@ import type { BrowserContext, Page } from '@playwright/test';
  */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-async function recordNotifications(page: Page) {
-  await page.addInitScript(() => {
-    const shown: { title: string; body: string }[] = [];
-    (window as unknown as { __shown: typeof shown }).__shown = shown;
-    ServiceWorkerRegistration.prototype.showNotification = async function (title: string, opts?: NotificationOptions) {
-      shown.push({ title, body: opts?.body ?? '' });
-    };
-    const Original = window.Notification;
-    class Recorded extends EventTarget {
-      static get permission() {
-        return Original.permission;
-      }
-      static requestPermission = Original.requestPermission.bind(Original);
-      constructor(title: string, opts?: NotificationOptions) {
-        super();
-        shown.push({ title, body: opts?.body ?? '' });
-      }
-      close() {}
-    }
-    (window as unknown as { Notification: unknown }).Notification = Recorded;
-  });
-}
-const shown = (page: Page) => page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
+const shown = shownNotifications;
 
 async function bindSandbox(page: Page, context: BrowserContext, identity: string) {
   await page.getByTestId('open-bind').click();

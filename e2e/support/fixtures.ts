@@ -93,3 +93,30 @@ export async function mintHandoverToken(request: APIRequestContext, s: Session):
   expect(res.code, JSON.stringify(res)).toBe(0);
   return res.data.accessToken as string;
 }
+
+/** Records notifications the page shows (OS notifications cannot be observed headless); read them with `shownNotifications`. */
+export async function recordNotifications(page: Page) {
+  await page.addInitScript(() => {
+    const shown: { title: string; body: string }[] = [];
+    (window as unknown as { __shown: typeof shown }).__shown = shown;
+    ServiceWorkerRegistration.prototype.showNotification = async function (title: string, opts?: NotificationOptions) {
+      shown.push({ title, body: opts?.body ?? '' });
+    };
+    const Original = window.Notification;
+    class Recorded extends EventTarget {
+      static get permission() {
+        return Original.permission;
+      }
+      static requestPermission = Original.requestPermission.bind(Original);
+      constructor(title: string, opts?: NotificationOptions) {
+        super();
+        shown.push({ title, body: opts?.body ?? '' });
+      }
+      close() {}
+    }
+    (window as unknown as { Notification: unknown }).Notification = Recorded;
+  });
+}
+
+export const shownNotifications = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
