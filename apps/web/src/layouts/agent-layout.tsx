@@ -1,10 +1,8 @@
-import { Suspense } from 'react';
-import { NavLink, Outlet } from 'react-router';
 import { Logo } from '../components/logo';
 import { UserArea } from '../components/user-area';
-import { PageLoading } from '../components/page-frame';
+import { NavLinks, RouteOutlet, type NavItem } from './layout-parts';
 
-const agentNav = [
+const agentNav: NavItem[] = [
   { to: '/', label: '工作台', end: true },
   { to: '/operationBoard', label: '运营看板' },
   { to: '/knowledge', label: '知识库' },
@@ -20,24 +18,14 @@ export function AgentLayout() {
     <div className="layout layout-agent" data-testid="layout-agent">
       <aside className="sidebar">
         <Logo />
-        <nav className="sidenav" aria-label="主导航">
-          {agentNav.map((n) => (
-            <NavLink key={n.to} to={n.to} end={n.end}>
-              {n.label}
-            </NavLink>
-          ))}
-        </nav>
+        <NavLinks items={agentNav} className="sidenav" />
       </aside>
       <div className="agent-main">
         <header className="topbar topbar-slim">
           <span className="agent-badge">智能体模式</span>
           <UserArea />
         </header>
-        <main className="content">
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
-        </main>
+        <RouteOutlet />
       </div>
     </div>
   );

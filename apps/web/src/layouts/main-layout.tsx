@@ -1,10 +1,8 @@
-import { Suspense } from 'react';
-import { NavLink, Outlet } from 'react-router';
 import { Logo } from '../components/logo';
 import { UserArea } from '../components/user-area';
-import { PageLoading } from '../components/page-frame';
+import { NavLinks, RouteOutlet, type NavItem } from './layout-parts';
 
-export const mainNav = [
+export const mainNav: NavItem[] = [
   { to: '/', label: '首页', end: true },
   { to: '/knowledge', label: '知识库' },
   { to: '/topic', label: '选题' },
@@ -18,20 +16,10 @@ export function MainLayout() {
     <div className="layout layout-main" data-testid="layout-main">
       <header className="topbar">
         <Logo />
-        <nav className="topnav" aria-label="主导航">
-          {mainNav.map((n) => (
-            <NavLink key={n.to} to={n.to} end={n.end}>
-              {n.label}
-            </NavLink>
-          ))}
-        </nav>
+        <NavLinks items={mainNav} className="topnav" />
         <UserArea />
       </header>
-      <main className="content">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
-      </main>
+      <RouteOutlet />
     </div>
   );
 }

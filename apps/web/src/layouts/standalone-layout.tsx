@@ -1,7 +1,6 @@
-import { Suspense } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link } from 'react-router';
 import { Logo } from '../components/logo';
-import { PageLoading } from '../components/page-frame';
+import { RouteOutlet } from './layout-parts';
 
 /** Full-page tools (editor, agent, agreements...): no main navigation, a way back home. */
 export function StandaloneLayout() {
@@ -13,11 +12,7 @@ export function StandaloneLayout() {
           返回首页
         </Link>
       </header>
-      <main className="content">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
-      </main>
+      <RouteOutlet />
     </div>
   );
 }
