@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs, only when missing (needs root, as on the project's machines).
+# Installs the Debian packages Inkstone needs, only those missing (needs root, as on the project's machines).
+#   runtime: chromium + CJK fonts (the publisher drives platform sites with a real browser)
+#   test:    runtime + PostgreSQL and Redis servers for the integration suite
 set -euo pipefail
+mode=${1:-test}
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || need+=(fonts-noto-cjk)
-command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ] || need+=(redis-server)
-ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+if [ "$mode" = test ]; then
+  command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ] || need+=(redis-server)
+  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
