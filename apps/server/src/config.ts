@@ -23,7 +23,6 @@ const schema = z.object({
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
-  MOBILE_HOME_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   FEATURES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
 
   SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
