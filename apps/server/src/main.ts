@@ -25,7 +25,13 @@ async function main() {
   const url = `http://localhost:${port}`;
   console.log(`\n  砚 Inkstone is running at ${url}  (database: ${container.database.kind})`);
   if (container.sandboxes.length) console.log(`  Running on embedded sandboxes (nothing leaves this machine): ${container.sandboxes.join(', ')}`);
-  if (container.integrations.sms.sandbox) console.log(`  SMS codes appear in the server log and at ${url}/api/dev/sms-outbox/page`);
+  if (container.integrations.sms.sandbox) {
+    console.log(`  SMS codes appear in the server log and at ${url}/api/dev/sms-outbox/page`);
+    // Anyone who reaches the outbox can read every login code: fine on a laptop, not on a public server.
+    if (!container.publicUrl.startsWith('http://localhost') && !container.publicUrl.startsWith('http://127.')) {
+      container.log.warn('SMS_PROVIDER is the outbox while PUBLIC_URL is not local: anyone reaching /api/dev/sms-outbox can read login codes. Configure a real SMS vendor before exposing this server.');
+    }
+  }
   console.log(`  API docs: ${url}/api/docs\n`);
 
   const shutdown = async (signal: string) => {
