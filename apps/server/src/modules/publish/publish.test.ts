@@ -74,6 +74,24 @@ describe.each(testDbKinds)('publishing to the sandbox platform on %s', (dbKind) 
     expect(status.data).toEqual({ recorded: 2 });
   });
 
+  it('publishes a saved draft to two accounts, one now and one scheduled', async () => {
+    const saved = await t.call<{ id: number }>('POST', '/writing/draft/save', {
+      token,
+      body: { title: '草稿发布测试', html: `<p>冬至吃饺子还是汤圆？</p><p><img src="${PNG_DATA_URL}"></p>` },
+    });
+    expect(saved.code).toBe(0);
+    const now = await publish({ accountIds: [a.id], draftId: saved.data.id });
+    expect(now.code).toBe(0);
+    const later = await publish({ accountIds: [b.id], draftId: saved.data.id, scheduleAt: new Date(Date.now() + 1500).toISOString() });
+    expect(later.code).toBe(0);
+    expect((await waitForPublish(t, token, now.data.publishId, allFinished)).status).toBe('succeeded');
+    expect((await waitForPublish(t, token, later.data.publishId, allFinished)).status).toBe('succeeded');
+    expect(await notesTitled('草稿发布测试')).toHaveLength(2);
+
+    const missing = await publish({ accountIds: [a.id], draftId: 999_999 });
+    expect(missing.code).toBe(ErrorCode.NOT_FOUND);
+  });
+
   it('a retried job never posts twice: the note found after an interrupted submit is taken as the result', async () => {
     await sandboxControl(t, { failNext: 'after_submit' });
     const res = await publish({ accountIds: [a.id], content: content('提交后网络中断') });
