@@ -1,4 +1,5 @@
 import TurndownService from 'turndown';
+import { marked, Marked, type Token, type Tokens } from 'marked';
 
 /** The small Markdown subset our writers produce: headings, lists, quotes, paragraphs, bold, links. */
 export type Block =
@@ -7,72 +8,54 @@ export type Block =
   | { type: 'quote'; text: string }
   | { type: 'paragraph'; text: string };
 
-export function parseBlocks(md: string): Block[] {
-  const blocks: Block[] = [];
-  let para: string[] = [];
-  let list: { ordered: boolean; items: string[] } | null = null;
-  const flush = () => {
-    if (para.length) blocks.push({ type: 'paragraph', text: para.join('\n') });
-    para = [];
-    if (list) blocks.push({ type: 'list', ...list });
-    list = null;
-  };
-  for (const raw of md.replace(/\r/g, '').split('\n')) {
-    const line = raw.trimEnd();
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    const ul = /^\s*[-*+]\s+(.*)$/.exec(line);
-    const ol = /^\s*\d+[.)、]\s+(.*)$/.exec(line);
-    const q = /^>\s?(.*)$/.exec(line);
-    if (!line.trim()) flush();
-    else if (h) {
-      flush();
-      blocks.push({ type: 'heading', level: Math.min(h[1]!.length, 3) as 1 | 2 | 3, text: h[2]!.trim() });
-    } else if (ul || ol) {
-      const ordered = Boolean(ol && !ul);
-      if (para.length || (list && list.ordered !== ordered)) flush();
-      list ??= { ordered, items: [] };
-      list.items.push((ul ?? ol)![1]!.trim());
-    } else if (q) {
-      flush();
-      const prev = blocks.at(-1);
-      if (prev?.type === 'quote') prev.text += `\n${q[1]}`;
-      else blocks.push({ type: 'quote', text: q[1]! });
-    } else {
-      if (list) flush();
-      para.push(line.trim());
+const toBlock = (token: Token): Block[] => {
+  switch (token.type) {
+    case 'heading':
+      return [{ type: 'heading', level: Math.min((token as Tokens.Heading).depth, 3) as 1 | 2 | 3, text: (token as Tokens.Heading).text.trim() }];
+    case 'list': {
+      const list = token as Tokens.List;
+      return [{ type: 'list', ordered: list.ordered, items: list.items.map((i) => i.text.trim()) }];
     }
+    case 'blockquote':
+      return [{ type: 'quote', text: (token as Tokens.Blockquote).text.trim() }];
+    case 'paragraph':
+    case 'text':
+    case 'code':
+      return [{ type: 'paragraph', text: (token as Tokens.Paragraph).text.trim() }];
+    default:
+      return [];
   }
-  flush();
-  return blocks;
+};
+
+/** Top-level blocks of a Markdown document (via marked's lexer), for building .docx files. */
+export function parseBlocks(md: string): Block[] {
+  return marked.lexer(md.replace(/\r/g, '')).flatMap(toBlock);
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function inline(text: string): string {
-  return escapeHtml(text)
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
-    .replace(/\n/g, '<br>');
-}
+/**
+ * Model output is untrusted: raw HTML in it is shown as text, and only http(s) links become links.
+ * The result is safe to store and show in the editor.
+ */
+const safeMarkdown = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    html: (token) => escapeHtml(token.text),
+    link(token) {
+      const text = this.parser.parseInline(token.tokens);
+      return /^https?:\/\//i.test(token.href)
+        ? `<a href="${escapeHtml(token.href)}" target="_blank" rel="noopener noreferrer">${text}</a>`
+        : text;
+    },
+    image: (token) => escapeHtml(token.text),
+  },
+});
 
-/** Escapes everything: the result is safe to store and show in the editor. */
 export function markdownToHtml(md: string): string {
-  return parseBlocks(md)
-    .map((b) => {
-      switch (b.type) {
-        case 'heading':
-          return `<h${b.level}>${inline(b.text)}</h${b.level}>`;
-        case 'list': {
-          const tag = b.ordered ? 'ol' : 'ul';
-          return `<${tag}>${b.items.map((i) => `<li>${inline(i)}</li>`).join('')}</${tag}>`;
-        }
-        case 'quote':
-          return `<blockquote><p>${inline(b.text)}</p></blockquote>`;
-        default:
-          return `<p>${inline(b.text)}</p>`;
-      }
-    })
-    .join('\n');
+  return safeMarkdown.parse(md) as string;
 }
 
 const turndown = new TurndownService({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced' });
