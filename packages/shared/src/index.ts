@@ -11,3 +11,4 @@ export * from './api/flags.js';
 export * from './api/activity.js';
 export * from './api/writing.js';
 export * from './api/publish.js';
+export * from './markdown.js';

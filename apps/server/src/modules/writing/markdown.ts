@@ -1,5 +1,5 @@
 import TurndownService from 'turndown';
-import { marked, Marked, type Token, type Tokens } from 'marked';
+import { marked, type Token, type Tokens } from 'marked';
 
 /** The small Markdown subset our writers produce: headings, lists, quotes, paragraphs, bold, links. */
 export type Block =
@@ -32,31 +32,7 @@ export function parseBlocks(md: string): Block[] {
   return marked.lexer(md.replace(/\r/g, '')).flatMap(toBlock);
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * Model output is untrusted: raw HTML in it is shown as text, and only http(s) links become links.
- * The result is safe to store and show in the editor.
- */
-const safeMarkdown = new Marked({
-  gfm: true,
-  breaks: true,
-  async: false,
-  renderer: {
-    html: (token) => escapeHtml(token.text),
-    link(token) {
-      const text = this.parser.parseInline(token.tokens);
-      return /^https?:\/\//i.test(token.href)
-        ? `<a href="${escapeHtml(token.href)}" target="_blank" rel="noopener noreferrer">${text}</a>`
-        : text;
-    },
-    image: (token) => escapeHtml(token.text),
-  },
-});
-
-export function markdownToHtml(md: string): string {
-  return safeMarkdown.parse(md) as string;
-}
+export { markdownToHtml } from '@inkstone/shared';
 
 const turndown = new TurndownService({ headingStyle: 'atx', bulletListMarker: '-', codeBlockStyle: 'fenced' });
 turndown.remove(['script', 'style', 'iframe']);
