@@ -107,9 +107,13 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   async completeLogin(state: string): Promise<{ session: SessionBlob; profile: AccountProfile }> {
     const page = this.loginPage(state);
     try {
-      if (!(await this.isLoggedIn(page))) {
-        await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => undefined);
-        if (!(await this.isLoggedIn(page))) throw new PlatformError('尚未在手机上确认登录');
+      // After the phone confirms, the site is still redirecting (confirm -> finish -> creator page) for a moment,
+      // longer on a busy machine: give it up to 15 s before calling the login unconfirmed.
+      const deadline = Date.now() + 15_000;
+      while (!(await this.isLoggedIn(page).catch(() => false))) {
+        if (Date.now() > deadline) throw new PlatformError('尚未在手机上确认登录');
+        await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 250));
       }
       if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录未完成');
       const profile = await this.readProfile(page);
