@@ -21,6 +21,8 @@ test('polls the notice bubble every 15 s while logged in and stops on logout', a
 
   await page.getByTestId('user-menu').click();
   await page.getByText('退出登录').click();
+  // The fake clock also holds the menu's close animation and React's commit timers: let a second pass.
+  await page.clock.runFor(1_000);
   await expect(page.getByTestId('header-login')).toBeVisible();
   await page.clock.runFor(45_000);
   await page.waitForTimeout(300);
