@@ -78,13 +78,23 @@ test('437/507 reject silently; 10041 is a normal result', async ({ page }) => {
 test('duplicate messages for the same URL within 500 ms show once', async ({ page }) => {
   const modal = await openLogin(page);
   await stubSend(page, { code: 905, msg: '重复提示', data: null });
+  const answered: number[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/api/auth/send/msg')) answered.push(Date.now());
+  });
   await modal.getByTestId('send-code').click();
   await modal.getByTestId('send-code').click();
-  await expect(messages(page).filter({ hasText: '重复提示' })).toHaveCount(1);
-  // A second copy would appear within the window; the first may time out meanwhile on a slow machine.
-  for (let i = 0; i < 6; i++) {
-    expect(await messages(page).filter({ hasText: '重复提示' }).count()).toBeLessThanOrEqual(1);
-    await page.waitForTimeout(200);
+  await expect.poll(() => answered.length).toBe(2);
+  // Within the window the second message is suppressed; a slow machine can space the clicks past it, and then
+  // the rule says the message shows again. Either way the count is exactly what the rule predicts.
+  // Answers within 50 ms of the window edge are left out of the judgement: browser and test clocks differ that much.
+  const gap = answered[1]! - answered[0]!;
+  const expected = gap < 450 ? 1 : gap > 550 ? 2 : null;
+  if (expected !== null) await expect(messages(page).filter({ hasText: '重复提示' })).toHaveCount(expected);
+  for (let i = 0; i < 4; i++) {
+    const shown = await messages(page).filter({ hasText: '重复提示' }).count();
+    expect(shown).toBeLessThanOrEqual(expected ?? 2);
+    await page.waitForTimeout(150);
   }
 });
 
