@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import pg from 'pg';
+import { openFreshPostgres } from '../apps/server/src/test/database.js';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/client.js';
 import { pointsLedger, users } from '../apps/server/src/db/schema/index.js';
 import { PointsService } from '../apps/server/src/modules/vip/points.service.js';
@@ -25,25 +25,7 @@ async function openBenchDatabase(): Promise<DbHandle & { label: string }> {
     console.log('[points-charge] no BENCH_DATABASE_URL / TEST_DATABASE_URL: running on in-memory PGlite (single connection, not representative of PostgreSQL)');
     return { ...(await openDatabase({ dataDir: null })), label: 'pglite' };
   }
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-  return {
-    ...handle,
-    label: 'postgres',
-    async close() {
-      await handle.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
+  return { ...(await openFreshPostgres(adminUrl, 'bench')), label: 'postgres' };
 }
 
 /** Runs `total` tasks with at most `width` in flight; returns elapsed ms. */

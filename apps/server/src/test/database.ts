@@ -12,7 +12,12 @@ export async function openTestDatabase(kind: TestDbKind): Promise<DbHandle & { u
   if (kind === 'pglite') return openDatabase({ dataDir: null });
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `t_${randomBytes(6).toString('hex')}`;
+  return openFreshPostgres(adminUrl, 't');
+}
+
+/** A new, migrated database on the server at `adminUrl`, dropped again on close (tests and benchmarks). */
+export async function openFreshPostgres(adminUrl: string, prefix: string): Promise<DbHandle & { url: string }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
