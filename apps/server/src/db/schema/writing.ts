@@ -66,6 +66,21 @@ export const writingTaskEvents = pgTable(
   (t) => [index('writing_task_events_task_idx').on(t.taskId, t.id)],
 );
 
+/**
+ * Short-lived tickets for opening one task's SSE stream: EventSource cannot send headers, and a session token in a
+ * URL ends up in logs and browser history. Only the SHA-256 is stored; a ticket names one user and one task.
+ */
+export const streamTickets = pgTable(
+  'stream_tickets',
+  {
+    ticketHash: text('ticket_hash').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    taskId: text('task_id').notNull().references(() => writingTasks.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('stream_tickets_expires_idx').on(t.expiresAt)],
+);
+
 export const drafts = pgTable(
   'drafts',
   {
