@@ -5,3 +5,4 @@ export * from './notice.js';
 export * from './activity.js';
 export * from './publish.js';
 export * from './writing.js';
+export * from './feedback.js';

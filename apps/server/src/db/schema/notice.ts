@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './user.js';
 
 /** A notice for every user (`user_id` null) or for one user. Publishing never writes per-user rows. */
@@ -14,11 +14,19 @@ export const notices = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Visible from this moment; a future value schedules the notice. */
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    /** In-app route the notice opens (e.g. /orderInfo); null = the notice only shows its text. */
+    link: text('link'),
+    /**
+     * The event a personal notice reports (e.g. `order-paid:<orderNo>`). Unique per user, so a
+     * retried job or a duplicate payment notification cannot notify twice.
+     */
+    dedupeKey: text('dedupe_key'),
   },
   (t) => [
     // The unread count (polled every 15 s by every client) scans broadcasts by time and one user's personal notices.
     index('notices_broadcast_published_idx').on(t.publishedAt).where(sql`${t.userId} is null`),
     index('notices_user_published_idx').on(t.userId, t.publishedAt).where(sql`${t.userId} is not null`),
+    uniqueIndex('notices_user_dedupe_uq').on(t.userId, t.dedupeKey).where(sql`${t.dedupeKey} is not null`),
   ],
 );
 
