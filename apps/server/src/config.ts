@@ -94,6 +94,12 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, bool.default(true)),
   S3_PUBLIC_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  /** host:port origins the user-URL client may reach on our own network: loopback stand-ins in tests; refused in production. */
+  SAFE_FETCH_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => [...new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$/, 'entries must be host:port'))),
 
   /** Publishing platforms offered for binding: sandbox (embedded simulated creator site), xiaohongshu, wechat_mp. */
   PUBLISH_PLATFORMS: z
@@ -174,6 +180,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (cfg.PAYMENT_PROVIDER.includes('alipay')) need('PAYMENT_PROVIDER=alipay', ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'ALIPAY_SELLER_ID']);
   if (cfg.STORAGE_PROVIDER === 's3') need('STORAGE_PROVIDER=s3', ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+  if (cfg.NODE_ENV === 'production' && cfg.SAFE_FETCH_ALLOW_HOSTS.length) {
+    throw new ConfigError('Invalid configuration:\n  SAFE_FETCH_ALLOW_HOSTS: tests only; it must be empty in production');
+  }
   if (cfg.SEARCH_PROVIDER === 'bocha') need('SEARCH_PROVIDER=bocha', ['BOCHA_API_KEY']);
   if (cfg.SEARCH_PROVIDER === 'tavily') need('SEARCH_PROVIDER=tavily', ['TAVILY_API_KEY']);
   if (cfg.SEARCH_PROVIDER === 'searxng') need('SEARCH_PROVIDER=searxng', ['SEARXNG_URL']);
