@@ -23,6 +23,8 @@ import { noticeRoutes } from './modules/notice/notice.routes.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { OutboxSmsSender } from './integrations/sms/outbox.js';
+import { installNoticeJobs } from './modules/notice/notice.jobs.js';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
 import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
 import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
@@ -131,6 +133,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {
     let sweep: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
+      await api.register(feedbackRoutes({ feedback: c.services.feedback }));
       sweep = setInterval(() => {
         c.services.orders.sweepExpired().catch((err: unknown) => app.log.error({ err }, 'order expiry sweep failed'));
       }, 60_000);
@@ -152,6 +155,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';
+  // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
+  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installNoticeJobs(app, c.services.personalNotices);
+
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/publish-api/')) {
       return reply.status(200).send(fail(ErrorCode.NOT_FOUND, '接口不存在'));
     }

@@ -22,6 +22,8 @@ import { CodeService } from './modules/vip/code.service.js';
 import { ActivityService } from './modules/vip/activity.service.js';
 import { NoticeRepo } from './modules/notice/notice.repo.js';
 import { NoticeService } from './modules/notice/notice.service.js';
+import { PersonalNotices } from './modules/notice/personal-notices.js';
+import { FeedbackService } from './modules/feedback/feedback.service.js';
 import { FlagsService } from './modules/flags/flags.service.js';
 import { RecallRepo } from './modules/activity/recall.repo.js';
 import { RecallService } from './modules/activity/recall.service.js';
@@ -63,14 +65,17 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const points = new PointsService(db, clock);
   const catalogue = new CatalogueService(db);
   const vip = new VipService(db, users, clock);
+  const noticeRepo = new NoticeRepo(db);
+  const personalNotices = new PersonalNotices(noticeRepo, clock, log);
   const orders = new OrderService(db, payments, catalogue, points, vip, clock, log, {
     ttlMs: config.PAY_ORDER_TTL_MINUTES * 60_000,
     queryIntervalMs: 5000,
     publicUrl,
+    onPaid: (order, tx) => personalNotices.orderPaid(order, tx),
   });
   const redeemCodes = new CodeService(db, points, vip, clock);
   const activity = new ActivityService(db, points, users, clock);
-  const notices = new NoticeService(new NoticeRepo(db), clock);
+  const notices = new NoticeService(noticeRepo, clock);
   const recall = new RecallService(new RecallRepo(db), clock);
 
   const publishing = createPublishing(config, {
@@ -81,12 +86,11 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     jobs,
     publicUrl,
     dataDir: opts.database ? null : config.DATA_DIR,
-    notify: async (userId, title, content) => {
-      await notices.publish({ title, content, type: 'system', userId });
-    },
+    notify: personalNotices.notify,
   });
 
   const writing = createWriting(config, { db, key, clock, log, jobs, points, users, dataDir: opts.database ? null : config.DATA_DIR });
+  const feedback = new FeedbackService(db, writing.storage, personalNotices, clock);
 
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
   sandboxes.push(...writing.sandboxes);
@@ -105,7 +109,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     sandboxes,
     publishing,
     writing,
-    services: { users, sessions, codes, auth, notices, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
+    services: { users, sessions, codes, auth, notices, personalNotices, feedback, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     async close() {
       await jobs.close();
       await publishing.close();

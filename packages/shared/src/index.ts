@@ -7,6 +7,7 @@ export * from './api/auth.js';
 export * from './api/user.js';
 export * from './api/vip.js';
 export * from './api/notice.js';
+export * from './api/feedback.js';
 export * from './api/flags.js';
 export * from './api/activity.js';
 export * from './api/writing.js';

@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Container } from '../container.js';
 import { userCommands } from './user.commands.js';
 import { noticeCommands } from './notice.commands.js';
+import { feedbackCommands } from './feedback.commands.js';
 import { vipCommands } from './vip.commands.js';
 import { writingCommands } from './writing.commands.js';
 
@@ -16,6 +17,7 @@ export interface AdminCommand {
 export const commands: Record<string, AdminCommand> = {
   ...userCommands,
   ...noticeCommands,
+  ...feedbackCommands,
   ...vipCommands,
   ...writingCommands,
 };

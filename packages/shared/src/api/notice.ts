@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './common.js';
 
-export const noticeTypes = ['system', 'activity', 'update'] as const;
+/**
+ * `comment` (a fan comment with purchase/contact intent) and `feedbackReply` (an operator's answer to
+ * 帮助与反馈, spec section 3 global store) are personal; the others may also be broadcast.
+ */
+export const noticeTypes = ['system', 'activity', 'update', 'comment', 'feedbackReply'] as const;
 export type NoticeType = (typeof noticeTypes)[number];
 
 const typeMessage = `type 必须是 ${noticeTypes.join('、')} 之一`;
@@ -33,6 +37,8 @@ export const noticeItemSchema = z.object({
   /** When the notice was published (ISO 8601): the time users see it arrive. */
   createdAt: z.string(),
   read: z.boolean(),
+  /** In-app route to open on click (spec section 2 routes, e.g. /orderInfo, /operationBoard/12); null when there is none. */
+  link: z.string().nullable(),
 });
 export type NoticeItem = z.infer<typeof noticeItemSchema>;
 
@@ -53,5 +59,13 @@ export const noticePublishInput = z.object({
   userId: z.number().int().positive().nullable().default(null),
   /** Absent = now; a future time schedules the notice. */
   publishedAt: z.date().optional(),
+  /** An in-app path (starting with a single '/'), never an outside address. */
+  link: z
+    .string()
+    .trim()
+    .max(500, '链接 link 最多500个字符')
+    .regex(/^\/(?!\/)[^\s\\]*$/, '链接 link 必须是以 / 开头的站内路径')
+    .nullable()
+    .default(null),
 });
 export type NoticePublishInput = z.input<typeof noticePublishInput>;

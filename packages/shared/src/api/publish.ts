@@ -209,6 +209,19 @@ export const publishResultReply = z.object({
 });
 export type PublishResultReply = z.infer<typeof publishResultReply>;
 
+/** The signed-in user's own publish history, newest first; `accountId` narrows it to one account. */
+export const publishRecordQuery = pageQuery.extend({ accountId: id('accountId').optional() });
+export type PublishRecordQuery = z.infer<typeof publishRecordQuery>;
+export const publishRecordSchema = publishJobSchema.extend({
+  publishId: z.string(),
+  title: z.string(),
+  scheduleAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PublishRecord = z.infer<typeof publishRecordSchema>;
+export const publishRecordPage = z.object({ records: z.array(publishRecordSchema), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
+export type PublishRecordPage = z.infer<typeof publishRecordPage>;
+
 export const submitStatusBody = z
   .object({
     publishId: z.string().max(64).optional(),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { noticeReads, notices, users } from '../../db/schema/index.js';
 
@@ -11,6 +11,7 @@ export interface NoticeView {
   type: string;
   publishedAt: Date;
   read: boolean;
+  link: string | null;
 }
 
 /**
@@ -60,6 +61,7 @@ export class NoticeRepo {
       type: notices.type,
       publishedAt: notices.publishedAt,
       read: sql<boolean>`${noticeReads.noticeId} is not null`,
+      link: notices.link,
     };
   }
 
@@ -113,6 +115,25 @@ export class NoticeRepo {
   async insert(values: typeof notices.$inferInsert): Promise<NoticeRow> {
     const [row] = await this.db.insert(notices).values(values).returning();
     return row!;
+  }
+
+  /**
+   * Personal notices keyed by the event they report: the (user, dedupe key) unique index turns a
+   * second write of the same event into a no-op. `db` may be a caller's transaction, so a notice
+   * commits together with the change it reports (an order's payment). Returns the rows written.
+   */
+  async insertOnce(rows: (typeof notices.$inferInsert & { userId: number; dedupeKey: string })[], db: DbOrTx = this.db): Promise<NoticeRow[]> {
+    if (!rows.length) return [];
+    return db.insert(notices).values(rows).onConflictDoNothing().returning();
+  }
+
+  /** Live VIP members whose membership ends within (now, until]: the expiry reminder's audience. */
+  async vipExpiringBetween(now: Date, until: Date) {
+    return this.db
+      .select({ id: users.id, vipExpiredAt: users.vipExpiredAt })
+      .from(users)
+      .where(and(eq(users.vipType, 'vip'), isNull(users.deletedAt), gt(users.vipExpiredAt, now), lte(users.vipExpiredAt, until)))
+      .orderBy(users.id);
   }
 
   /** Operators' view: newest first, with how many users have read each. */

@@ -10,6 +10,7 @@ const toItem = (n: NoticeView): NoticeItem => ({
   type: n.type,
   createdAt: n.publishedAt.toISOString(),
   read: n.read,
+  link: n.link,
 });
 
 const notFound = () => appError(ErrorCode.NOT_FOUND, '公告不存在');
@@ -54,9 +55,9 @@ export class NoticeService {
   async publish(input: NoticePublishInput): Promise<NoticeRow> {
     const parsed = noticePublishInput.safeParse(input);
     if (!parsed.success) throw appError(ErrorCode.VALIDATION, parsed.error.issues[0]?.message);
-    const { title, content, type, userId, publishedAt } = parsed.data;
+    const { title, content, type, userId, publishedAt, link } = parsed.data;
     const now = this.clock.now();
-    return this.repo.insert({ title, content, type, userId, createdAt: now, publishedAt: publishedAt ?? now });
+    return this.repo.insert({ title, content, type, userId, link, createdAt: now, publishedAt: publishedAt ?? now });
   }
 
   async recent(limit = 50) {

@@ -59,8 +59,8 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     expect(res.code).toBe(0);
     expect(res.data).toEqual({
       records: [
-        { id: mine.id, title: '你的稿件已发布', content: '内容', type: 'update', createdAt: mine.publishedAt.toISOString(), read: false },
-        { id: old.id, title: '系统维护', content: '今晚 **22:00** 维护', type: 'system', createdAt: old.publishedAt.toISOString(), read: false },
+        { id: mine.id, title: '你的稿件已发布', content: '内容', type: 'update', createdAt: mine.publishedAt.toISOString(), read: false, link: null },
+        { id: old.id, title: '系统维护', content: '今晚 **22:00** 维护', type: 'system', createdAt: old.publishedAt.toISOString(), read: false, link: null },
       ],
       total: 2,
       pageNum: 1,
@@ -133,7 +133,7 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     const n = await publish({ title: '详情', content: '第一段\n\n第二段', type: 'activity' });
     const res = await t.call<NoticeItem>('GET', '/notice/detail', { token: a.tokenValue, query: { id: n.id } });
     expect(res.code).toBe(0);
-    expect(res.data).toEqual({ id: n.id, title: '详情', content: '第一段\n\n第二段', type: 'activity', createdAt: n.publishedAt.toISOString(), read: false });
+    expect(res.data).toEqual({ id: n.id, title: '详情', content: '第一段\n\n第二段', type: 'activity', createdAt: n.publishedAt.toISOString(), read: false, link: null });
     expect(await bubble(a.tokenValue)).toBe(1);
     await t.call('POST', '/notice/read', { token: a.tokenValue, query: { id: n.id } });
     expect((await t.call<NoticeItem>('GET', '/notice/detail', { token: a.tokenValue, query: { id: n.id } })).data.read).toBe(true);
@@ -234,7 +234,9 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     expect(all.audience).toBe('all');
     const byPhone = (await commands['notice:publish']!.run(t.container, { title: '给A', content: '私信', phone: a.phone })) as { userId: number; type: string };
     expect(byPhone).toMatchObject({ userId: a.user.id, type: 'system' });
-    await commands['notice:publish']!.run(t.container, { title: '给B', content: '私信', 'user-id': String(b.user.id) });
+    await commands['notice:publish']!.run(t.container, { title: '给B', content: '私信', 'user-id': String(b.user.id), link: '/orderInfo' });
+    const forB = await list(b.tokenValue);
+    expect(forB.data.records.find((r) => r.title === '给B')?.link).toBe('/orderInfo');
     expect(await bubble(a.tokenValue)).toBe(2);
     expect(await bubble(b.tokenValue)).toBe(2);
     await t.call('POST', '/notice/read', { token: b.tokenValue, query: { id: all.id } });
@@ -243,6 +245,9 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     await expect(commands['notice:publish']!.run(t.container, { title: '坏', content: 'x', phone: '13000000000' })).rejects.toThrow(/13000000000/);
     await expect(commands['notice:publish']!.run(t.container, { content: 'x' })).rejects.toThrow(/--title/);
     await expect(commands['notice:publish']!.run(t.container, { title: 'x'.repeat(101), content: 'x' })).rejects.toThrow(/title/);
+    // A link is an in-app path only: an outside address could send users anywhere from a trusted notice.
+    await expect(commands['notice:publish']!.run(t.container, { title: '坏', content: 'x', link: 'https://evil.example/' })).rejects.toThrow(/link/);
+    await expect(commands['notice:publish']!.run(t.container, { title: '坏', content: 'x', link: '//evil.example/' })).rejects.toThrow(/link/);
 
     const listed = (await commands['notice:list']!.run(t.container, {})) as { title: string; audience: string; readCount: number }[];
     expect(listed.map((r) => [r.title, r.audience, r.readCount])).toEqual([

@@ -16,7 +16,17 @@ import { randomToken } from '../../security/hashing.js';
 import { decryptSecret, encryptSecret } from '../../security/encryption.js';
 import type { PlatformRegistry } from '../../integrations/platforms/index.js';
 import { CaptchaError, PlatformError, SessionExpiredError, type PlatformAdapter, type SessionBlob } from '../../integrations/platforms/types.js';
+import type { Notify } from '../notice/personal-notices.js';
 import type { AccountRow, LoginRow, PublishRepo } from './publish.repo.js';
+
+/** Network-level failures (DNS, refused, reset, timed out) as the browser or fetch reports them, through `cause`. */
+const UNREACHABLE = /net::ERR_(NAME_NOT_RESOLVED|CONNECTION_|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|TIMED_OUT|PROXY_|TUNNEL_)|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|fetch failed|网络异常|页面响应超时/;
+function isUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if (e instanceof Error && UNREACHABLE.test(`${e.message} ${(e as { code?: string }).code ?? ''}`)) return true;
+  }
+  return false;
+}
 
 /** A captured session must be bound within this long. */
 const BIND_WINDOW_MS = 30 * 60_000;
@@ -39,9 +49,14 @@ export class AccountService {
     private readonly key: Buffer,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-    private readonly notify: (userId: number, title: string, content: string) => Promise<void>,
+    private readonly notify: Notify,
     private readonly onBound: (accountId: number) => Promise<void> = async () => undefined,
   ) {}
+
+  /** The platform's Chinese name (the id when the platform is no longer enabled). */
+  adapterLabel(platform: string): string {
+    return this.platforms.get(platform)?.label ?? platform;
+  }
 
   adapter(platform: string): PlatformAdapter {
     const a = this.platforms.get(platform);
@@ -70,7 +85,7 @@ export class AccountService {
       start = await adapter.startLogin(id, { appId: body.appId, appSecret: body.appSecret });
     } catch (err) {
       if (err instanceof PlatformError && !err.transient) throw appError(ErrorCode.PLATFORM_BIND_FAILED, err.message);
-      throw this.platformFailure(err, '获取登录二维码失败');
+      throw this.platformFailure(err, '获取登录二维码失败', adapter.id);
     }
     const scanUrl = (JSON.parse(start.state) as { scanUrl?: string }).scanUrl ?? null;
     const now = this.clock.now();
@@ -276,11 +291,18 @@ export class AccountService {
   /** Marks the account for re-login and tells the user (a personal notice). */
   async markExpired(account: AccountRow, reason: string): Promise<void> {
     if (account.status === 'expired') return;
-    await this.repo.updateAccount(account.id, { status: 'expired', statusReason: reason, updatedAt: this.clock.now() });
+    // Only the caller that flips active -> expired tells the user: a publish job and a sync noticing together notify once.
+    const flipped = await this.repo.expireIfActive(account.id, reason, this.clock.now());
+    if (!flipped) return;
     await this.adapter(account.platform).releaseAccount?.(String(account.id));
-    await this.notify(account.userId, '账号登录已失效', `你绑定的${this.platforms.get(account.platform)?.label ?? account.platform}账号「${account.accountName}」${reason}，请在账号管理中重新扫码绑定。`).catch((err: unknown) =>
-      this.log.warn({ err }, 'expiry notice not sent'),
-    );
+    await this.notify({
+      userId: account.userId,
+      // One lapse = one notice: the key names the session that lapsed (its last update before the flip).
+      key: `account-expired:${account.id}:${account.updatedAt.getTime()}`,
+      title: '账号登录已失效',
+      content: `你绑定的${this.platforms.get(account.platform)?.label ?? account.platform}账号「${account.accountName}」${reason}，请在账号管理中重新扫码绑定。`,
+      link: '/accountManager',
+    });
   }
 
   async sessionCheck(userId: number, accountId: number) {
@@ -327,11 +349,16 @@ export class AccountService {
     return { category: 'config' as const, platforms: list.map((a) => ({ platform: a.id, platformName: a.label, sandbox: a.sandbox, limits: a.limits })) };
   }
 
-  platformFailure(err: unknown, what: string) {
+  platformFailure(err: unknown, what: string, platform?: string) {
     if (err instanceof SessionExpiredError) return appError(ErrorCode.PLATFORM_ACCOUNT_EXPIRED);
     if (err instanceof CaptchaError) return appError(ErrorCode.PLATFORM_CAPTCHA);
     if (err instanceof PlatformError && !err.transient) return appError(ErrorCode.PLATFORM_FAILED, `${what}：${err.message}`);
-    this.log.warn({ err }, what);
+    this.log.warn({ err, platform }, what);
+    // "Try again later" misleads when this server simply cannot reach the site: say so, and what an operator checks.
+    if (isUnreachable(err)) {
+      const label = platform ? (this.platforms.get(platform)?.label ?? platform) : '平台';
+      return appError(ErrorCode.PLATFORM_FAILED, `${what}：服务器无法连接${label}（网络不通或访问超时）。请联系管理员在服务器上检查：能否访问${label}网站、是否需要配置代理（HTTP_PROXY/HTTPS_PROXY）、DNS 能否解析其域名、防火墙是否放行`);
+    }
     return appError(ErrorCode.PLATFORM_FAILED);
   }
 }

@@ -2,12 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { JobQueue } from '../../jobs/types.js';
 import { SessionExpiredError } from '../../integrations/platforms/types.js';
+import type { Notify } from '../notice/personal-notices.js';
 import type { AccountService } from './account.service.js';
 import { detectIntents, suggestReply } from './intent.js';
-import type { PublishRepo } from './publish.repo.js';
+import type { AccountRow, CommentRow, PublishRepo } from './publish.repo.js';
 import { suggestTopics } from './tags.js';
 
 export const ENGAGEMENT_JOB = 'publish.engagement';
+
+/** More new intent comments than this in one sync become one summary notice instead of one each. */
+export const INTENT_NOTICE_BURST = 3;
+
+const intentWords: Record<string, string> = { purchase: '购买', contact: '联系' };
 
 /**
  * Comments, mentions and unread counts, fetched per account on a schedule (a recurring job) and
@@ -22,6 +28,7 @@ export class EngagementService {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly notify: Notify = async () => undefined,
   ) {}
 
   registerJobs() {
@@ -74,7 +81,8 @@ export class EngagementService {
         noteCount: stats.noteCount,
         lastSyncedAt: this.clock.now(),
       });
-      return fresh;
+      await this.announceIntents(account, fresh);
+      return fresh.length;
     } catch (err) {
       if (err instanceof SessionExpiredError) {
         await this.accounts.markExpired(account, '登录已失效');
@@ -82,6 +90,33 @@ export class EngagementService {
       }
       this.log.warn({ err, accountId }, 'engagement sync failed');
       throw err;
+    }
+  }
+
+  /**
+   * New comments with purchase or contact intent become personal notices, keyed by the stored comment
+   * (a comment is stored once, so it is announced once). A burst (the first sync after binding) is summed up.
+   */
+  private async announceIntents(account: AccountRow, fresh: CommentRow[]) {
+    const hits = fresh.filter((c) => c.intents.length > 0);
+    if (!hits.length) return;
+    const link = `/operationBoard/${account.id}`;
+    const where = `${this.accounts.adapterLabel(account.platform)}账号「${account.accountName}」`;
+    if (hits.length > INTENT_NOTICE_BURST) {
+      const last = hits.reduce((m, c) => Math.max(m, c.id), 0);
+      await this.notify({ userId: account.userId, key: `intent-comments:${account.id}:${last}`, type: 'comment', title: `${hits.length}条新的意向评论`, content: `${where}收到${hits.length}条有购买或联系意向的评论，去运营看板查看并回复。`, link });
+      return;
+    }
+    for (const c of hits) {
+      const kinds = c.intents.map((i) => intentWords[i] ?? i).join('、');
+      await this.notify({
+        userId: account.userId,
+        key: `intent-comment:${c.id}`,
+        type: 'comment',
+        title: `新的${kinds}意向评论`,
+        content: `${c.author} 在${c.noteTitle ? `笔记「${c.noteTitle}」` : '你的笔记'}下评论：「${c.content}」（${where}）。去运营看板查看建议回复。`,
+        link,
+      });
     }
   }
 

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { JobQueue } from '../../jobs/types.js';
+import type { Notify } from '../notice/personal-notices.js';
 import { BrowserPool } from '../../browser/pool.js';
 import { createPlatforms } from '../../integrations/platforms/index.js';
 import { SandboxSite } from '../../integrations/platforms/sandbox-site.js';
@@ -22,7 +23,8 @@ export interface PublishingDeps {
   publicUrl: string;
   /** Null when the database was handed in (tests): nothing is written under DATA_DIR but screenshots. */
   dataDir: string | null;
-  notify(userId: number, title: string, content: string): Promise<void>;
+  /** Personal notices (publish outcome, new intent comments, a lapsed platform login). */
+  notify: Notify;
 }
 
 export const hasRole = (config: Config, role: string) => config.ROLES.split(',').map((r) => r.trim()).includes(role);
@@ -45,8 +47,8 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   const publishing = new PublishService(repo, accounts, deps.jobs, pool, deps.clock, deps.log, {
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
     backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
-  });
-  const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log);
+  }, deps.notify);
+  const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log, deps.notify);
   holder.engagement = engagement;
   // Browser work runs where the publisher role runs.
   if (hasRole(config, 'publisher')) {

@@ -68,6 +68,20 @@ export class PublishRepo {
       .where(and(eq(platformAccounts.userId, userId), isNull(platformAccounts.unboundAt)))
       .groupBy(platformAccounts.platform, platformAccounts.status);
   }
+  /** Flips an active account to expired; the row when this call did it, undefined when it already was. */
+  async expireIfActive(id: number, reason: string, now: Date): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .update(platformAccounts)
+      .set({ status: 'expired', statusReason: reason, updatedAt: now })
+      .where(and(eq(platformAccounts.id, id), eq(platformAccounts.status, 'active')))
+      .returning();
+    return row;
+  }
+  /** Owner of an account, bound or not (history stays readable after unbinding). */
+  async accountOwner(id: number): Promise<number | undefined> {
+    const [row] = await this.db.select({ userId: platformAccounts.userId }).from(platformAccounts).where(eq(platformAccounts.id, id));
+    return row?.userId;
+  }
   async activeAccounts(): Promise<AccountRow[]> {
     return this.db.select().from(platformAccounts).where(and(isNull(platformAccounts.unboundAt), eq(platformAccounts.status, 'active'))).orderBy(asc(platformAccounts.id));
   }
@@ -122,6 +136,21 @@ export class PublishRepo {
       .set({ ...patch, history: sql`${publishJobs.history} || ${JSON.stringify([entry])}::jsonb` })
       .where(eq(publishJobs.id, id));
   }
+  /** One user's publish jobs (optionally one account's), newest first, with their task and account name. */
+  async records(userId: number, q: { accountId?: number | undefined; offset: number; limit: number }) {
+    const where = and(eq(publishJobs.userId, userId), q.accountId === undefined ? undefined : eq(publishJobs.accountId, q.accountId));
+    const rows = await this.db
+      .select({ job: publishJobs, task: publishTasks, accountName: platformAccounts.accountName })
+      .from(publishJobs)
+      .innerJoin(publishTasks, eq(publishTasks.id, publishJobs.publishId))
+      .innerJoin(platformAccounts, eq(platformAccounts.id, publishJobs.accountId))
+      .where(where)
+      .orderBy(desc(publishJobs.createdAt), desc(publishJobs.id))
+      .offset(q.offset)
+      .limit(q.limit);
+    const [total] = await this.db.select({ n: count() }).from(publishJobs).where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
   async unfinishedJobs(): Promise<JobRow[]> {
     return this.db.select().from(publishJobs).where(inArray(publishJobs.status, ['queued', 'running']));
   }
@@ -130,10 +159,10 @@ export class PublishRepo {
   }
 
   // --- comments ---
-  async insertComments(rows: (typeof platformComments.$inferInsert)[]): Promise<number> {
-    if (!rows.length) return 0;
-    const inserted = await this.db.insert(platformComments).values(rows).onConflictDoNothing().returning({ id: platformComments.id });
-    return inserted.length;
+  /** Stores comments not seen before; returns the ones that are new. */
+  async insertComments(rows: (typeof platformComments.$inferInsert)[]): Promise<CommentRow[]> {
+    if (!rows.length) return [];
+    return this.db.insert(platformComments).values(rows).onConflictDoNothing().returning();
   }
   async intentComments(accountId: number, offset: number, limit: number) {
     const where = and(eq(platformComments.accountId, accountId), sql`jsonb_array_length(${platformComments.intents}) > 0`);

@@ -27,6 +27,8 @@ import {
   publishArticleBody,
   publishArticleReply,
   publishPlatformSchema,
+  publishRecordPage,
+  publishRecordQuery,
   publishResultQuery,
   publishResultReply,
   submitStatusBody,
@@ -148,6 +150,11 @@ export function publishRoutes(deps: PublishDeps) {
       schema: { tags, summary: '账号未读数（每15秒轮询；读取最近一次同步的结果）', querystring: accountIdQuery, response: { 200: envelope(unreadCountsSchema) } },
       config: { ...auth, rateLimit: { max: 240, timeWindow: '1 minute' } },
     }, async (req) => ok(await deps.accounts.unread(userIdOf(req), req.query.accountId)));
+
+    app.get('/publish/record/list', {
+      schema: { tags, summary: '我的发布记录（最新在前；可按 accountId 筛选，仅本人的记录）', querystring: publishRecordQuery, response: { 200: envelope(publishRecordPage) } },
+      config: auth,
+    }, async (req) => ok(await deps.publishing.records(userIdOf(req), req.query)));
 
     app.post('/publish/:platform/submitStatus', {
       schema: { tags, summary: '记录客户端提交状态', params: z.object({ platform: publishPlatformSchema }), body: submitStatusBody, response: { 200: envelope(z.object({ recorded: z.number().int() })) } },

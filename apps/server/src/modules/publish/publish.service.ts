@@ -1,4 +1,4 @@
-import { ErrorCode, type PublishArticleBody, type PublishArticleReply, type PublishContentInput, type PublishResultReply } from '@inkstone/shared';
+import { ErrorCode, type PublishArticleBody, type PublishArticleReply, type PublishContentInput, type PublishRecordPage, type PublishRecordQuery, type PublishResultReply } from '@inkstone/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
@@ -15,8 +15,10 @@ import {
   type PlatformAdapter,
   type PublishContent,
 } from '../../integrations/platforms/types.js';
+import type { Notify } from '../notice/personal-notices.js';
 import type { AccountService } from './account.service.js';
-import type { JobRow, PublishRepo } from './publish.repo.js';
+import { publishFailureMessage } from './failures.js';
+import type { JobRow, PublishRepo, TaskRow } from './publish.repo.js';
 
 export const PUBLISH_JOB = 'publish.note';
 
@@ -48,6 +50,7 @@ export class PublishService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly settings: PublishSettings,
+    private readonly notify: Notify = async () => undefined,
   ) {}
 
   registerJobs(concurrency: number) {
@@ -160,8 +163,8 @@ export class PublishService {
     if (!job) return;
     const task = (await this.repo.task(job.publishId))!;
     const account = await this.repo.account(job.accountId);
-    if (!account) return this.finish(job, { status: 'failed', errorCode: 'unbound', error: '账号已解绑' });
-    if (account.status === 'expired') return this.finish(job, { status: 'failed', errorCode: 'session_expired', error: '账号登录已失效，请重新扫码绑定' });
+    if (!account) return this.finish(job, { status: 'failed', errorCode: 'unbound', error: publishFailureMessage('unbound') }, task);
+    if (account.status === 'expired') return this.finish(job, { status: 'failed', errorCode: 'session_expired', error: publishFailureMessage('session_expired') }, task);
     const adapter = this.accounts.adapter(account.platform);
     const content = task.content;
     try {
@@ -176,7 +179,7 @@ export class PublishService {
         }
         if (found) {
           this.log.info({ jobId, url: found.url }, 'publish: note found after an interrupted submit; not posting again');
-          return this.finish(job, { status: 'succeeded', resultUrl: found.url, platformNoteId: found.noteId, platformStatus: found.status });
+          return this.finish(job, { status: 'succeeded', resultUrl: found.url, platformNoteId: found.noteId, platformStatus: found.status }, task);
         }
       }
       const nativeSchedule = task.scheduleAt && adapter.limits.schedule?.mode === 'native' && task.scheduleAt > now ? task.scheduleAt : undefined;
@@ -188,7 +191,7 @@ export class PublishService {
       });
       if (result.session) await this.repo.updateAccount(account.id, { sessionEnc: this.accounts.sealSession(account.userId, result.session) });
       await this.repo.updateAccount(account.id, { noteCount: account.noteCount + 1, updatedAt: this.clock.now() });
-      return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status });
+      return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status }, task);
     } catch (err) {
       const errorCode = errorCodeOf(err);
       const message = err instanceof PlatformError ? err.message : '发布失败，请稍后再试';
@@ -197,29 +200,76 @@ export class PublishService {
       const entry = { attempt: job.attempts, at: this.clock.now().toISOString(), error: message, errorCode, screenshotPath: shot };
       const retry = (!(err instanceof PlatformError) || err.transient) && job.attempts < job.maxAttempts;
       if (err instanceof SessionExpiredError) await this.accounts.markExpired(account, '登录已失效');
+      // The user reads why and what to do; the attempt history keeps the platform's own words.
+      const shown = publishFailureMessage(errorCode, message);
       await this.repo.appendHistory(job.id, entry, {
         status: retry ? 'queued' : 'failed',
         errorCode,
-        error: message,
+        error: shown,
         screenshotPath: shot ?? job.screenshotPath,
         finishedAt: retry ? null : this.clock.now(),
         updatedAt: this.clock.now(),
       });
-      this.log.warn({ jobId, attempt: job.attempts, errorCode, retry }, 'publish attempt failed');
+      // The platform's message says which rule was broken; it carries no session data (adapters build it from page text).
+      this.log.warn({ jobId, accountId: account.id, platform: account.platform, attempt: job.attempts, errorCode, reason: message.slice(0, 300), retry }, 'publish attempt failed');
       if (retry) throw err;
+      await this.announce(job, task, { status: 'failed', errorCode, error: shown });
     }
   }
 
-  private async finish(job: JobRow, patch: Partial<JobRow>) {
+  private async finish(job: JobRow, patch: Partial<JobRow>, task: TaskRow) {
     const now = this.clock.now();
     await this.repo.updateJob(job.id, { ...patch, finishedAt: now, updatedAt: now, ...(patch.status === 'succeeded' ? { error: null, errorCode: null } : {}) });
+    await this.announce(job, task, patch);
   }
 
-  async result(userId: number, publishId: string): Promise<PublishResultReply> {
-    const task = await this.repo.task(publishId);
-    if (!task || task.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '发布记录不存在');
-    const rows = await this.repo.jobsOf(publishId);
-    const jobs = rows.map(({ job, accountName }) => ({
+  /** The personal notice for a job's final outcome; keyed by the job, so a re-run never announces twice. */
+  private async announce(job: JobRow, task: TaskRow, outcome: Partial<JobRow>) {
+    const acct = await this.repo.account(job.accountId);
+    const label = this.accounts.adapterLabel(job.platform);
+    const where = `${label}账号「${acct?.accountName ?? job.accountId}」`;
+    const title = task.content.title || '无标题';
+    if (outcome.status === 'succeeded') {
+      const state = outcome.platformStatus === 'scheduled' ? '已提交定时发布' : outcome.platformStatus === 'reviewing' ? '已提交，平台审核中' : '已发布';
+      await this.notify({
+        userId: job.userId,
+        key: `publish-succeeded:${job.id}`,
+        title: '发布成功',
+        content: `「${title}」${state}（${where}）。${outcome.resultUrl ? `笔记链接：${outcome.resultUrl}` : ''}`.trim(),
+        link: `/operationBoard/${job.accountId}`,
+      });
+    } else if (outcome.status === 'failed') {
+      const relogin = outcome.errorCode === 'session_expired' || outcome.errorCode === 'captcha' || outcome.errorCode === 'unbound';
+      await this.notify({
+        userId: job.userId,
+        key: `publish-failed:${job.id}`,
+        title: '发布失败',
+        content: `「${title}」发布到${where}失败：${outcome.error ?? publishFailureMessage(outcome.errorCode ?? 'transient')}`,
+        link: relogin ? '/accountManager' : `/operationBoard/${job.accountId}`,
+      });
+    }
+  }
+
+  /** The user's own publish history (all accounts, or one), newest first; someone else's account is "not found". */
+  async records(userId: number, q: PublishRecordQuery): Promise<PublishRecordPage> {
+    if (q.accountId !== undefined && (await this.repo.accountOwner(q.accountId)) !== userId) throw appError(ErrorCode.NOT_FOUND, '账号不存在或已解绑');
+    const { rows, total } = await this.repo.records(userId, { accountId: q.accountId, offset: (q.pageNum - 1) * q.pageSize, limit: q.pageSize });
+    return {
+      records: rows.map(({ job, task, accountName }) => ({
+        ...this.jobView(job, accountName),
+        publishId: task.id,
+        title: task.content.title,
+        scheduleAt: task.scheduleAt?.toISOString() ?? null,
+        createdAt: job.createdAt.toISOString(),
+      })),
+      total,
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    };
+  }
+
+  private jobView(job: JobRow, accountName: string) {
+    return {
       jobId: job.id,
       accountId: job.accountId,
       platform: job.platform,
@@ -234,7 +284,14 @@ export class PublishService {
       errorCode: job.status === 'succeeded' ? null : job.errorCode,
       screenshotUrl: job.screenshotPath ? `/publish-api/publish/screenshot?jobId=${job.id}` : null,
       finishedAt: job.finishedAt?.toISOString() ?? null,
-    }));
+    };
+  }
+
+  async result(userId: number, publishId: string): Promise<PublishResultReply> {
+    const task = await this.repo.task(publishId);
+    if (!task || task.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '发布记录不存在');
+    const rows = await this.repo.jobsOf(publishId);
+    const jobs = rows.map(({ job, accountName }) => this.jobView(job, accountName));
     const statuses = new Set(jobs.map((j) => j.status));
     const status =
       statuses.size === 1 && statuses.has('succeeded')

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Logger } from 'pino';
 import { ErrorCode, type OrderStatus, type PayChannel, type PayQr } from '@inkstone/shared';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { payOrders } from '../../db/schema/index.js';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
@@ -21,6 +21,8 @@ export interface OrderOptions {
   /** Status polling asks the gateway at most this often per order. */
   queryIntervalMs: number;
   publicUrl: string;
+  /** Runs inside the settling transaction (the payment-success notice), so it happens exactly once with the settlement. */
+  onPaid?: (order: OrderRow, tx: DbOrTx) => Promise<void>;
 }
 
 interface Payment {
@@ -237,6 +239,7 @@ export class OrderService {
       const reason = won.kind === 'vip' ? `购买${won.item.name}` : `购买积分包 ${won.item.name}`;
       if (won.kind === 'vip') await this.vip.extend(won.userId, won.item.durationDays, tx);
       if (won.item.points > 0) await this.points.grant(won.userId, won.item.points, { reason, idempotencyKey: `order:${orderNo}` }, tx);
+      await this.opts.onPaid?.(won, tx);
       return won;
     });
     if (outcome) {
