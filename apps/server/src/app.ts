@@ -15,6 +15,8 @@ import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installAuthGuard } from './http/auth-guard.js';
+import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
+import { installInputGuard, jsonDepthOver, maxJsonDepth, tooDeep } from './http/input-guard.js';
 import { AppError } from './http/errors.js';
 import { fail } from './http/envelope.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -46,13 +48,23 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    ...frameworkErrorOptions,
   });
+  installClosingGuard(app);
+  // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.
+  installAuthGuard(app, c.services.sessions);
+  installInputGuard(app);
   // An empty body sent as JSON means "no body", not a syntax error; everything else keeps Fastify's safe parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => {
+      if (err) return done(err);
+      // Thousands of nested levels parse fine but overflow the stack of whatever walks them next.
+      if (jsonDepthOver(value, maxJsonDepth)) return done(tooDeep());
+      done(null, value);
+    });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -96,7 +108,6 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   installErrorHandler(app);
-  installAuthGuard(app, c.services.sessions);
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await c.database.db.execute('select 1');

@@ -68,6 +68,8 @@ const schema = z.object({
   ALIPAY_SELLER_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   ALIPAY_GATEWAY: z.url().default('https://openapi.alipay.com/gateway.do'),
   PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+  /** Points every new account receives once, at registration, so a new creator can try paid writing at once; 0 = none. */
+  WELCOME_POINTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
 
   /** AI writing models: JSON list of {id, label, baseURL, model, apiKey, pointsFeature?, capabilities?}; unset = offline writer only. */
   LLM_MODELS: z.preprocess(emptyToUndefined, z.string().optional().transform((v, ctx) => parseLlmModels(v, ctx))),

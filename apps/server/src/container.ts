@@ -59,7 +59,6 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const users = new UserService(userRepo, clock, true);
   const sessions = new SessionService(db, clock);
   const codes = new SmsCodeService(db, sms, key, clock, log);
-  const auth = new AuthService(db, new AuthRepo(db), userRepo, users, codes, sessions, wechat, key, clock);
 
   const payments = createPaymentGateways(config, { publicUrl, key, clock });
   const points = new PointsService(db, clock);
@@ -74,7 +73,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     onPaid: (order, tx) => personalNotices.orderPaid(order, tx),
   });
   const redeemCodes = new CodeService(db, points, vip, clock);
-  const activity = new ActivityService(db, points, users, clock);
+  const activity = new ActivityService(db, points, users, clock, config.WELCOME_POINTS);
+  const auth = new AuthService(db, new AuthRepo(db), userRepo, users, codes, sessions, wechat, key, clock, (userId, tx) => activity.grantWelcome(userId, tx));
   const notices = new NoticeService(noticeRepo, clock);
   const recall = new RecallService(new RecallRepo(db), clock);
 

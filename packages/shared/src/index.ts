@@ -13,3 +13,4 @@ export * from './api/activity.js';
 export * from './api/writing.js';
 export * from './api/publish.js';
 export * from './markdown.js';
+export * from './points.js';

@@ -56,6 +56,8 @@ export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string,
     TRUST_PROXY: 'true',
     APP_SECRET_KEY: 'ab'.repeat(32),
     PUBLIC_URL: 'http://127.0.0.1:1',
+    // Suites count exact balances from zero; the welcome grant is tested where it is asked for.
+    WELCOME_POINTS: '0',
     ...opts.env,
   });
   const clock = new TestClock();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ledgerKinds } from '../points.js';
 
 /** Money is integer fen everywhere; the web app formats yuan. */
 export const vipPlanSchema = z.object({
@@ -26,7 +27,7 @@ export const ledgerEntrySchema = z.object({
   id: z.number().int(),
   delta: z.number().int(),
   balanceAfter: z.number().int(),
-  kind: z.enum(['charge', 'refund', 'grant', 'deduct']),
+  kind: z.enum(ledgerKinds),
   reason: z.string(),
   createdAt: z.string(),
 });
@@ -99,6 +100,8 @@ export const activityConfigSchema = z.object({
   returnReward: z.number().int(),
   returnAfterDays: z.number().int(),
   openPayment: z.boolean(),
+  /** Points every new account received at registration; 0 = none. */
+  welcomePoints: z.number().int(),
 });
 export const inviteSuccessInfoSchema = z.object({
   role: z.enum(['inviter', 'invitee']),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './user.js';
+import type { LedgerKind } from '@inkstone/shared';
 
 export const vipPlans = pgTable('vip_plans', {
   id: text('id').primaryKey(),
@@ -43,7 +44,7 @@ export const pointsLedger = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
     delta: integer('delta').notNull(),
     balanceAfter: integer('balance_after').notNull(),
-    kind: text('kind').$type<'charge' | 'refund' | 'grant' | 'deduct'>().notNull(),
+    kind: text('kind').$type<LedgerKind>().notNull(),
     reason: text('reason').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

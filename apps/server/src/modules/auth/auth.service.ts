@@ -1,5 +1,5 @@
 import { ErrorCode, limits, type LoginResult } from '@inkstone/shared';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { appError } from '../../http/errors.js';
 import { hmacBase64Url, randomCode, randomToken, safeEqual } from '../../security/hashing.js';
 import type { WechatLogin } from '../../integrations/wechat/types.js';
@@ -35,6 +35,8 @@ export class AuthService {
     private readonly wechat: WechatLogin,
     private readonly key: Buffer,
     private readonly clock: Clock,
+    /** Runs inside the transaction that creates a new account (the welcome points grant); none by default. */
+    private readonly onRegistered: (userId: number, tx: DbOrTx) => Promise<unknown> = async () => undefined,
   ) {}
 
   private async loginResult(user: UserRow, meta: RequestMeta): Promise<LoginResult> {
@@ -50,15 +52,21 @@ export class AuthService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const uid = randomToken(9);
       try {
-        return await this.userRepo.insert({
-          uid,
-          username: `u_${uid}`,
-          nickname: `创作者${phone.slice(-4)}`,
-          phone,
-          inviteCode: randomCode(8),
-          channelId: acq.channelId ?? null,
-          invitedByCode: inviter ? inviter.inviteCode : null,
-          createdAt: this.clock.now(),
+        // One transaction: the account and its welcome grant exist together or not at all.
+        return await this.db.transaction(async (tx) => {
+          const user = await this.userRepo.with(tx).insert({
+            uid,
+            username: `u_${uid}`,
+            nickname: `创作者${phone.slice(-4)}`,
+            phone,
+            inviteCode: randomCode(8),
+            channelId: acq.channelId ?? null,
+            invitedByCode: inviter ? inviter.inviteCode : null,
+            createdAt: this.clock.now(),
+          });
+          await this.onRegistered(user.id, tx);
+          // Re-read: the hook may have changed the row (the balance the login reply shows).
+          return (await this.userRepo.with(tx).byId(user.id)) ?? user;
         });
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;

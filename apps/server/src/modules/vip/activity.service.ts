@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull, like, ne } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { chinaDay } from '@inkstone/shared';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { contests, inviteRewards, pointsLedger, users } from '../../db/schema/index.js';
 import type { Clock } from '../../clock.js';
 import type { UserService } from '../user/user.service.js';
@@ -10,8 +11,6 @@ export const inviteRules = { inviterReward: 100, inviteeReward: 50 };
 /** A daily claim after at least this many days without one also earns the return reward (autoRenewalDays). */
 export const RETURN_AFTER_DAYS = 7;
 
-/** The China calendar day (UTC+8, no DST) of an instant: yyyy-mm-dd. */
-export const chinaDay = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 /**
@@ -24,7 +23,29 @@ export class ActivityService {
     private readonly points: PointsService,
     private readonly users: UserService,
     private readonly clock: Clock,
+    /** Points a new account gets once (config WELCOME_POINTS); 0 = none. */
+    private readonly welcomePoints = 0,
   ) {}
+
+  /**
+   * The welcome grant, called by registration inside the transaction that creates the user, so an account
+   * never exists without it (or with it twice: the ledger key `welcome:<userId>` is unique).
+   */
+  async grantWelcome(userId: number, db: DbOrTx = this.db): Promise<boolean> {
+    if (this.welcomePoints <= 0) return false;
+    const r = await this.points.grant(userId, this.welcomePoints, { reason: '新用户欢迎积分', idempotencyKey: `welcome:${userId}`, kind: 'welcome' }, db);
+    return !r.duplicate;
+  }
+
+  /**
+   * What a logged-in page load earns: a pending invitation reward and today's login reward. Called from the
+   * balance read the web app makes on every logged-in start, so the reward the home page promises is credited
+   * on the first visit of the day without a click. Cheap when already done: one ledger key lookup each.
+   */
+  async onVisit(userId: number): Promise<void> {
+    await this.settleInvite(userId);
+    if (!(await this.claimedToday(userId))) await this.claimDaily(userId);
+  }
 
   /**
    * Rewards both sides of an invitation once. Called lazily from the score and invite-popup reads
@@ -148,7 +169,7 @@ export class ActivityService {
 
   async config(openPayment: boolean) {
     const s = await this.users.globalSetting();
-    return { invite: inviteRules, dailyReward: s.activeReward, returnReward: s.autoRenewalDays, returnAfterDays: RETURN_AFTER_DAYS, openPayment };
+    return { invite: inviteRules, dailyReward: s.activeReward, returnReward: s.autoRenewalDays, returnAfterDays: RETURN_AFTER_DAYS, openPayment, welcomePoints: this.welcomePoints };
   }
 
   async homepage(userId: number | null) {

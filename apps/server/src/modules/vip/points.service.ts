@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
-import { ErrorCode, type LedgerEntry } from '@inkstone/shared';
+import { ErrorCode, type LedgerEntry, type LedgerKind } from '@inkstone/shared';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { pointCosts, pointsLedger, users } from '../../db/schema/index.js';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
 
-export type LedgerKind = 'charge' | 'refund' | 'grant' | 'deduct';
+export type { LedgerKind };
 
 export interface PointsResult {
   ledgerId: number;
@@ -27,7 +27,7 @@ export interface ChargeOptions {
 export interface GrantOptions {
   reason: string;
   idempotencyKey: string;
-  kind?: 'grant' | 'refund';
+  kind?: 'grant' | 'refund' | 'welcome';
 }
 
 /** Raised inside a transaction to roll it back when another writer already used the key. */
@@ -107,7 +107,7 @@ export class PointsService {
     });
   }
 
-  /** Adds points. Grants also count toward totalScore; refunds only restore the balance. */
+  /** Adds points. Grants (welcome included) also count toward totalScore; refunds only restore the balance. */
   async grant(userId: number, amount: number, opts: GrantOptions, db: DbOrTx = this.db): Promise<PointsResult> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('grant amount must be a positive integer');
     const kind = opts.kind ?? 'grant';
@@ -116,7 +116,7 @@ export class PointsService {
         .update(users)
         .set({
           pointsBalance: sql`${users.pointsBalance} + ${amount}`,
-          ...(kind === 'grant' ? { pointsTotal: sql`${users.pointsTotal} + ${amount}` } : {}),
+          ...(kind !== 'refund' ? { pointsTotal: sql`${users.pointsTotal} + ${amount}` } : {}),
         })
         .where(eq(users.id, userId))
         .returning({ balance: users.pointsBalance });

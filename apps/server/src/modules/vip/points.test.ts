@@ -96,11 +96,12 @@ describe.each(testDbKinds)('points ledger on %s', (dbKind) => {
     const points = t.container.services.points;
     await points.grant(user.id, 40, { reason: '充值', idempotencyKey: `h1:${user.id}` });
     await points.charge(user.id, 5, { reason: '快速写作', idempotencyKey: `h2:${user.id}` });
-    const score = await t.call<{ score: number; totalScore: number }>('GET', '/vip/user/score', { token: tokenValue });
-    expect(score.data).toEqual({ score: 35, totalScore: 40 });
     const list = await t.call<{ records: Array<{ delta: number; reason: string; balanceAfter: number }>; total: number }>('GET', '/vip/score/consume/list', { token: tokenValue, query: { pageNum: 1, pageSize: 1 } });
     expect(list.data.total).toBe(2);
     expect(list.data.records).toEqual([expect.objectContaining({ delta: -5, reason: '快速写作', balanceAfter: 35 })]);
+    // The first balance read of the day also credits the daily login reward (20).
+    const score = await t.call<{ score: number; totalScore: number }>('GET', '/vip/user/score', { token: tokenValue });
+    expect(score.data).toEqual({ score: 35 + 20, totalScore: 40 + 20 });
     const dict = await t.call<Array<{ feature: string; point: number }>>('GET', '/vip/score/point/consume');
     expect(dict.data).toEqual(expect.arrayContaining([{ feature: 'article_deep', name: '深度写作', point: 20 }, expect.objectContaining({ feature: 'title', point: 1 })]));
     expect((await t.call('GET', '/vip/user/score')).code).toBe(ErrorCode.NOT_LOGGED_IN);

@@ -18,7 +18,8 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
     await t?.close();
   });
 
-  const score = async (token: string) => (await t.call<{ score: number }>('GET', '/vip/user/score', { token })).data.score;
+  // Read from the profile: GET /vip/user/score would also credit the day's login reward.
+  const score = async (token: string) => (await t.call<{ vipInfo: { score: number } }>('GET', '/auth/nowLoginUser', { token })).data.vipInfo.score;
   const generate = (args: Record<string, string>) =>
     commands['codes:generate']!.run(t.container, args) as Promise<{ codes: string[]; batch: string }>;
 
@@ -74,14 +75,15 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
       t.call('GET', '/vip/user/score', { token: invitee.tokenValue }),
       t.container.services.activity.settleInvite(invitee.user.id),
     ]);
-    expect(await score(invitee.tokenValue)).toBe(50);
+    // The invitee's page loads (the score reads) also credited today's login reward (20).
+    expect(await score(invitee.tokenValue)).toBe(50 + 20);
     expect(await score(inviter.tokenValue)).toBe(100);
     const popup = await t.call<{ inviteCode: string; invitedCount: number; inviteSuccessInfo: { role: string; reward: number } | null }>('GET', '/vip/activity/invite/popup', { token: inviter.tokenValue });
     expect(popup.data).toMatchObject({ inviteCode: inviter.user.inviteCode, invitedCount: 1, inviteSuccessInfo: { role: 'inviter', reward: 100 } });
     expect((await t.call<{ inviteSuccessInfo: unknown }>('GET', '/vip/activity/invite/popup', { token: inviter.tokenValue })).data.inviteSuccessInfo).toBeNull();
     expect((await t.call<{ inviteSuccessInfo: { role: string } }>('GET', '/vip/activity/invite/popup', { token: invitee.tokenValue })).data.inviteSuccessInfo).toMatchObject({ role: 'invitee', reward: 50 });
     await t.call('GET', '/vip/activity/invite/popup', { token: invitee.tokenValue });
-    expect(await score(invitee.tokenValue)).toBe(50);
+    expect(await score(invitee.tokenValue)).toBe(50 + 20);
     expect(await score(inviter.tokenValue)).toBe(100);
   });
 

@@ -66,11 +66,11 @@ export function vipRoutes(deps: VipDeps) {
     }, async () => ok(await deps.catalogue.bundles()));
 
     app.get('/vip/user/score', {
-      schema: { tags, summary: '积分余额 {score, totalScore}', response: { 200: envelope(userScoreSchema) } },
+      schema: { tags, summary: '积分余额 {score, totalScore}；当天首次读取时自动发放每日登录奖励', response: { 200: envelope(userScoreSchema) } },
       config: required,
     }, async (req) => {
       const userId = userIdOf(req);
-      await deps.activity.settleInvite(userId);
+      await deps.activity.onVisit(userId);
       return ok(await deps.points.balance(userId));
     });
 
