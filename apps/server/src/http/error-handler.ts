@@ -6,6 +6,21 @@ import { fail } from './envelope.js';
 
 const sourceLabel: Record<string, string> = { body: '请求体', querystring: '查询参数', params: '路径参数', headers: '请求头' };
 
+/** 22021: invalid byte sequence for encoding; 22P05: untranslatable character (\u0000 in jsonb). */
+const unstorableTextCodes = new Set(['22021', '22P05']);
+
+/** Walks the cause chain (drizzle wraps the driver's error) looking for a PostgreSQL text-encoding failure. */
+function isUnstorableText(error: unknown): boolean {
+  let e: unknown = error;
+  for (let i = 0; i < 5 && e instanceof Error; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && unstorableTextCodes.has(code)) return true;
+    if (/invalid byte sequence for encoding|unsupported Unicode escape sequence/.test(e.message)) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 /** Turns every failure into the `{code, msg, data}` envelope; internals are logged, never sent. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, rawReply) => {
@@ -19,6 +34,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || sourceLabel[error.validationContext ?? ''] || '参数';
       const msg = `${field}：${first?.message ?? '格式不正确'}`;
       return reply.status(200).send(fail(ErrorCode.VALIDATION, msg, { field, source: error.validationContext ?? null }));
+    }
+    // Backstop for text PostgreSQL cannot store (NUL, broken encoding) that slipped past the input guard,
+    // e.g. inside a multipart field: the caller's input is at fault, not the server.
+    if (isUnstorableText(error)) {
+      return reply.status(200).send(fail(ErrorCode.VALIDATION, '参数：包含无法保存的字符（如空字符）'));
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
