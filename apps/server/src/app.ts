@@ -34,6 +34,7 @@ import { vipRoutes } from './modules/vip/vip.routes.js';
 import { payRoutes } from './modules/vip/pay.routes.js';
 import { registerPublishing } from './modules/publish/publish.module.js';
 import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
+import { registerGraphic } from './modules/graphic/graphic.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -129,6 +130,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       await api.register(vipRoutes({ points, catalogue, vip, orders, codes: redeemCodes, activity, openPayment: true }));
       await api.register(payRoutes({ orders, gateways: c.integrations.payments }));
       await registerWriting(api, c.writing, sessions, config);
+      await registerGraphic(api, c.graphic);
     },
     { prefix: '/api' },
   );

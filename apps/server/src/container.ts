@@ -29,6 +29,7 @@ import { RecallRepo } from './modules/activity/recall.repo.js';
 import { RecallService } from './modules/activity/recall.service.js';
 import { createPublishing } from './modules/publish/publish.module.js';
 import { createWriting } from './modules/writing/writing.module.js';
+import { createGraphic } from './modules/graphic/graphic.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -90,6 +91,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   });
 
   const writing = createWriting(config, { db, key, clock, log, jobs, points, users, dataDir: opts.database ? null : config.DATA_DIR });
+  const graphic = createGraphic({ storage: writing.storage, files: writing.repo, log });
   const feedback = new FeedbackService(db, writing.storage, personalNotices, clock);
 
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
@@ -109,6 +111,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     sandboxes,
     publishing,
     writing,
+    graphic,
     services: { users, sessions, codes, auth, notices, personalNotices, feedback, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     async close() {
       await jobs.close();

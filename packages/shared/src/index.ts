@@ -14,3 +14,4 @@ export * from './api/writing.js';
 export * from './api/publish.js';
 export * from './markdown.js';
 export * from './points.js';
+export * from './api/graphic.js';
