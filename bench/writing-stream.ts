@@ -51,7 +51,7 @@ export async function run() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-bench-writing-'));
   const env = {
     ...process.env,
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: 'true',
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_ANON_PER_MINUTE: '100000000', TRUST_PROXY: 'true',
     APP_SECRET_KEY: 'cd'.repeat(32),
     LLM_MODELS: JSON.stringify([{ id: 'standin', label: 'Stand-in', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'bench-chat' }]),
     LLM_DEFAULT_MODEL: 'standin',

@@ -96,7 +96,7 @@ test('a new user writes, resumes, edits and exports an article with the offline 
 
   // The offline writer is too quick to reload inside its stream: play a reload that had seen the first
   // events (the snapshot the page keeps) and check the stream resumes after them, not from the start.
-  const sse = await (await request.get(`/api/mp/task/stream/${taskId}?token=${tokenValue}`)).text();
+  const sse = await (await request.get(`/api/mp/task/stream/${taskId}`, { headers: { 'inkstone-token': tokenValue } })).text();
   const events = [...sse.matchAll(/id: (\d+)\nevent: (\w+)\ndata: (.*)\n/g)].map((m) => ({ id: Number(m[1]), type: m[2]!, data: JSON.parse(m[3]!) }));
   const deltas = events.filter((e) => e.type === 'delta');
   expect(deltas.length).toBeGreaterThan(1);

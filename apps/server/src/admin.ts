@@ -5,7 +5,8 @@ import { commands } from './cli/commands.js';
 
 /**
  * Operations CLI: `npm run admin -- <command> [--flag value]`. Runs against the configured database
- * (DATABASE_URL, or the embedded PGlite under DATA_DIR; stop the server first when using PGlite).
+ * (DATABASE_URL, or the embedded PGlite under DATA_DIR). The embedded database is locked by a running server:
+ * the CLI then refuses (exit 1) rather than writing to files the server would overwrite.
  */
 async function main() {
   const [name, ...rest] = process.argv.slice(2);
@@ -20,12 +21,16 @@ async function main() {
     const { values } = parseArgs({ args: rest, options: command.options, allowPositionals: false, strict: true });
     container = await createContainer({ ...loadConfig(), LOG_LEVEL: 'warn' });
     const result = await command.run(container, values as Record<string, string | boolean | undefined>);
+    // Success is reported only once the database has been closed cleanly (PGlite flushes on close).
+    const opened = container;
+    container = undefined;
+    await opened.close();
     console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
   } catch (err) {
     console.error(err instanceof ConfigError || err instanceof Error ? err.message : err);
     process.exitCode = 1;
   } finally {
-    await container?.close();
+    await container?.close().catch(() => undefined);
   }
 }
 

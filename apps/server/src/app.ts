@@ -38,6 +38,9 @@ import { registerGraphic } from './modules/graphic/graphic.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+/** Paths that answer `{code, msg, data}` envelopes; everything else is the web app or a sandbox page. */
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/publish-api/');
+
 /** The Fastify instance with every route; tests build it too. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {
   const { config } = c;
@@ -95,7 +98,14 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   await app.register(formbody);
   await app.register(rateLimit, {
     global: true,
-    max: config.RATE_LIMIT_PER_MINUTE,
+    // The web app's files, the SPA fallback and the sandbox pages are not the API: an office behind one NAT
+    // loads hundreds of lazily split chunks, and a blank page is worse than any abuse a static file allows.
+    allowList: (req) => !isApiPath(req.url),
+    // Logged-in calls count per session, so 50 creators behind one address never share a bucket; anonymous
+    // calls (and calls to routes that do not read the session) count per address. The auth guard's root
+    // onRequest hook runs before this route-level hook, so `req.session` is set only for a token that is live.
+    keyGenerator: (req) => (req.session ? `s:${req.session.sessionId}` : `ip:${req.ip}`),
+    max: (_req, key) => (key.startsWith('s:') ? config.RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_ANON_PER_MINUTE),
     timeWindow: '1 minute',
     ...(c.redis ? { redis: c.redis, nameSpace: `${config.REDIS_PREFIX}-rl:` } : {}),
     errorResponseBuilder: () => new AppError(ErrorCode.RATE_LIMITED),
@@ -171,7 +181,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installNoticeJobs(app, c.services.personalNotices);
 
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/publish-api/')) {
+    if (isApiPath(url)) {
       return reply.status(200).send(fail(ErrorCode.NOT_FOUND, '接口不存在'));
     }
     if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !path.extname(url)) {

@@ -1,6 +1,7 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { createLogger } from './logger.js';
 import { openDatabase, type DbHandle } from './db/client.js';
 import { resolveSecretKey } from './security/secret-key.js';
 import { systemClock, type Clock } from './clock.js';
@@ -42,7 +43,7 @@ export type Container = Awaited<ReturnType<typeof createContainer>>;
 
 /** Wires everything once, by explicit constructor arguments. */
 export async function createContainer(config: Config, opts: ContainerOptions = {}) {
-  const log = opts.logger ?? pino({ level: config.LOG_LEVEL });
+  const log = opts.logger ?? createLogger(config);
   const clock = opts.clock ?? systemClock;
   // Before anything is opened: a bad FEATURES_FILE stops start-up with nothing to clean up.
   const flags = FlagsService.fromConfig(config);

@@ -1,6 +1,13 @@
+import type { ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { buildApp } from './app.js';
+import { StartupError } from './db/client.js';
+
+/** Everything stops within this after SIGTERM/SIGINT (orchestrators kill at 10 s); what still hangs is cut off. */
+const SHUTDOWN_DEADLINE_MS = 9_000;
+/** Of which in-flight requests get this long to finish before the app and database close anyway. */
+const DRAIN_MS = 5_000;
 
 async function main() {
   let config;
@@ -10,13 +17,21 @@ async function main() {
     // Some settings (FEATURES_FILE, vendor keys) are only checked while wiring.
     container = await createContainer(config);
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof StartupError) {
       console.error(err.message);
       process.exit(1);
     }
     throw err;
   }
   const app = await buildApp(container);
+  // In-flight responses, so a shutdown can tell their clients not to reuse the connection.
+  const inflight = new Set<ServerResponse>();
+  let stopping = false;
+  app.server.prependListener('request', (_req, res: ServerResponse) => {
+    if (stopping) res.setHeader('connection', 'close');
+    inflight.add(res);
+    res.once('close', () => inflight.delete(res));
+  });
   // Only processes with the worker (or publisher: browser jobs) role run jobs; web-only processes just enqueue them.
   if (config.ROLES.split(',').map((r) => r.trim()).some((r) => r === 'worker' || r === 'publisher')) await container.jobs.start();
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -34,14 +49,45 @@ async function main() {
   }
   console.log(`  API docs: ${url}/api/docs\n`);
 
+  /**
+   * Graceful stop: no new connections; requests already being served finish with their normal reply (and
+   * `Connection: close`); running writing tasks are put back in the queue (resumed after restart, not failed, not
+   * refunded) and their event streams end; then the app, job queue and database close. Fastify's own close is
+   * called only once requests have drained, because while closing it answers late requests on kept-alive
+   * connections with a bare 503 instead of our envelope. A second signal, or the deadline, exits at once.
+   */
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await container.close();
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    setTimeout(() => {
+      app.log.error({ inflight: inflight.size }, `shutdown did not finish within ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    app.log.info({ signal, inflight: inflight.size }, 'shutting down');
+    try {
+      app.server.close();
+      for (const res of inflight) if (!res.headersSent) res.setHeader('connection', 'close');
+      await container.writing.shutdown();
+      const drainUntil = Date.now() + DRAIN_MS;
+      while (inflight.size > 0 && Date.now() < drainUntil) {
+        // Connections whose last reply was already under way keep-alive; close them as soon as they go idle.
+        app.server.closeIdleConnections();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      app.server.closeAllConnections();
+      await app.close();
+      await container.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 void main();

@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +24,132 @@ export interface DbHandle {
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/** Start-up cannot go on (data directory locked, unwritable, full); the message is for the operator, in Chinese. */
+export class StartupError extends Error {}
+
+/** Who holds a DATA_DIR, written next to the lock so a refused process can name it. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  startedAt: string;
+  command: string;
+}
+
+const LOCK_NAME = '.inkstone.lock';
+const OWNER_NAME = '.inkstone.lock.json';
+/**
+ * proper-lockfile refreshes the lock's mtime every stale/2; one not refreshed for this long is taken over (its
+ * holder died on another host sharing the volume). Generous because PGlite runs on the main thread and a long
+ * query must not make a live server's lock look stale. Same-host dead holders are detected at once by pid.
+ */
+const LOCK_STALE_MS = 30_000;
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: '没有写入权限',
+  EPERM: '没有写入权限',
+  EROFS: '所在文件系统为只读',
+  ENOSPC: '磁盘空间已满',
+  EDQUOT: '磁盘配额已用完',
+  ENOTDIR: '路径中有一段是文件而不是目录',
+  EEXIST: '路径已存在且不是目录',
+  ENOENT: '路径不存在',
+};
+
+/** The operator's wording for a file-system failure under `dir`; anything unknown keeps its own code and text. */
+function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+  return FS_REASONS[code] ?? `${code ? `${code}: ` : ''}${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** Looks for the first errno-style cause in an error chain (drizzle wraps the driver's error). */
+function fsCause(err: unknown): NodeJS.ErrnoException | undefined {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return e as NodeJS.ErrnoException;
+  }
+  return undefined;
+}
+
+function readOwner(dir: string): LockOwner | null {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, OWNER_NAME), 'utf8')) as LockOwner;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `pid` on this host is certainly gone (or is us: a container restarted with the same pid 1). */
+function deadOnThisHost(owner: LockOwner | null): boolean {
+  if (!owner || owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Takes DATA_DIR for this process alone: PGlite is single-writer, and a second process on the same files silently
+ * loses what it writes. Refuses with the holder's pid and start time; a lock left by a killed process on this host
+ * is taken over at once, one from elsewhere once it has not been refreshed for LOCK_STALE_MS.
+ */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const dir = path.resolve(dataDir);
+  const shown = dataDir;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new StartupError(`无法创建数据目录 ${shown}（${dir}）：${describeFsError(err)}。请检查 DATA_DIR 设置与目录权限。`);
+  }
+  const lockfilePath = path.join(dir, LOCK_NAME);
+  const take = () =>
+    lockfile.lock(dir, {
+      lockfilePath,
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: 0,
+      // The lock was taken over or could not be refreshed: another process may now write the same files.
+      onCompromised: (err) => {
+        console.error(`数据目录 ${shown} 的锁已失效（${err.message}），为避免数据损坏立即退出。`);
+        process.exit(1);
+      },
+    });
+  let release: () => Promise<void>;
+  try {
+    release = await take();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ELOCKED') throw new StartupError(`无法锁定数据目录 ${shown}（${dir}）：${describeFsError(err)}。`);
+    const owner = readOwner(dir);
+    if (!deadOnThisHost(owner)) {
+      const who = owner
+        ? `pid ${owner.pid}${owner.host === hostname() ? '' : `，主机 ${owner.host}`}，启动于 ${new Date(owner.startedAt).toLocaleString('zh-CN', { hour12: false })}`
+        : '未知进程';
+      throw new StartupError(`数据目录 ${shown} 正被另一个进程（${who}）使用。内嵌数据库同一时间只能由一个进程打开：请先停止该进程，或改用 DATABASE_URL 连接 PostgreSQL。`);
+    }
+    // The holder was killed (kill -9, power loss) and could not remove its lock: take it over.
+    rmSync(lockfilePath, { recursive: true, force: true });
+    try {
+      release = await take();
+    } catch {
+      throw new StartupError(`数据目录 ${shown} 正被另一个刚启动的进程使用，请稍后重试。`);
+    }
+  }
+  try {
+    const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command: path.basename(process.argv[1] ?? '') };
+    writeFileSync(path.join(dir, OWNER_NAME), `${JSON.stringify(owner)}\n`);
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw new StartupError(`数据目录 ${shown}（${dir}）不可写：${describeFsError(err)}。`);
+  }
+  return async () => {
+    rmSync(path.join(dir, OWNER_NAME), { force: true });
+    await release();
+  };
+}
+
 /** `databaseUrl` set: node-postgres pool. Unset: PGlite on disk under `dataDir` (or in memory when dataDir is null). */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<DbHandle> {
   if (opts.databaseUrl) {
@@ -32,15 +160,38 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  let client: PGlite;
-  if (opts.dataDir) {
-    const dir = path.resolve(opts.dataDir, 'pglite');
+  if (!opts.dataDir) {
+    const client = new PGlite();
+    const pgl = drizzlePglite(client, { schema });
+    await migratePglite(pgl, { migrationsFolder });
+    return { db: pgl as unknown as Db, kind: 'pglite', close: () => client.close() };
+  }
+  const unlock = await lockDataDir(opts.dataDir);
+  const dir = path.resolve(opts.dataDir, 'pglite');
+  let client: PGlite | undefined;
+  try {
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
-  } else {
-    client = new PGlite();
+    const pgl = drizzlePglite(client, { schema });
+    await migratePglite(pgl, { migrationsFolder });
+    const opened = client;
+    return {
+      db: pgl as unknown as Db,
+      kind: 'pglite',
+      async close() {
+        try {
+          await opened.close();
+        } finally {
+          await unlock();
+        }
+      },
+    };
+  } catch (err) {
+    await client?.close().catch(() => undefined);
+    await unlock().catch(() => undefined);
+    const cause = fsCause(err);
+    throw new StartupError(
+      `无法打开数据目录 ${opts.dataDir} 中的内嵌数据库（${dir}）：${cause ? describeFsError(cause) : err instanceof Error ? err.message : String(err)}。请检查磁盘空间与目录权限。`,
+    );
   }
-  const pgl = drizzlePglite(client, { schema });
-  await migratePglite(pgl, { migrationsFolder });
-  return { db: pgl as unknown as Db, kind: 'pglite', close: () => client.close() };
 }

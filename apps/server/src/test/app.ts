@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import type { DestinationStream } from 'pino';
 import { TOKEN_NAME, type Envelope } from '@inkstone/shared';
 import { loadConfig } from '../config.js';
 import { createContainer, type Container } from '../container.js';
 import { buildApp } from '../app.js';
+import { createLogger } from '../logger.js';
 import type { Clock } from '../clock.js';
 import { openTestDatabase, type TestDbKind } from './database.js';
 
@@ -45,7 +46,7 @@ export const nextIp = () => {
   return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 };
 
-export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string, string>; logStream?: DestinationStream } = {}): Promise<TestApp> {
   const dbKind = opts.db ?? 'pglite';
   const database = await openTestDatabase(dbKind);
   const config = loadConfig({
@@ -61,7 +62,7 @@ export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string,
     ...opts.env,
   });
   const clock = new TestClock();
-  const container = await createContainer(config, { clock, database, logger: pino({ level: config.LOG_LEVEL }) });
+  const container = await createContainer(config, { clock, database, logger: createLogger(config, { destination: opts.logStream }) });
   const app = await buildApp(container);
   await container.jobs.start();
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -7,6 +7,7 @@ import type {
   Persona,
   PersonaSaveBody,
   QuoteFile,
+  StreamTicket,
   TaskCreateBody,
   TaskInfo,
   WriteType,
@@ -76,6 +77,8 @@ export const writingApi = {
   createTask: (body: Partial<TaskCreateBody> & Pick<TaskCreateBody, 'content'>) =>
     post<{ taskId: string }>('/mp/task/create', { createType: 'article', ...body }),
   taskInfo: (taskId: string) => get<TaskInfo>('/mp/task/info', { taskId }),
+  /** EventSource cannot send the session header: a one-minute ticket for this task goes in the stream URL instead. */
+  streamTicket: (taskId: string) => post<StreamTicket>('/mp/task/stream/ticket', { taskId }, { silent: true }),
   createAbility: (body: AbilityCreateBody) => post<{ taskId: string }>('/writing/ability/create', body),
   /** Spec section 8: any failure shows the server-busy message, so the caller toasts, not the request layer. */
   generateTitles: (body: { content: string; count?: number; personaId?: number | null }) =>

@@ -111,10 +111,21 @@ export const taskInfoSchema = z.object({
 });
 export type TaskInfo = z.infer<typeof taskInfoSchema>;
 export const streamQuery = z.object({
-  /** EventSource cannot set headers: the session token may come as `token`. */
-  token: z.string().max(200).optional(),
+  /**
+   * EventSource cannot set headers: browsers pass a ticket from `POST /mp/task/stream/ticket` instead of the session
+   * token, which must never appear in a URL (logs, history).
+   */
+  ticket: z.string().max(200).optional(),
   lastEventId: z.coerce.number().int().min(0).optional(),
 });
+export const streamTicketBody = z.object({ taskId: z.string().min(1, '缺少 taskId').max(64, 'taskId 过长') });
+export const streamTicketSchema = z.object({
+  /** Opens this task's stream for this user; reusable until it expires. */
+  ticket: z.string(),
+  /** Seconds. */
+  expiresIn: z.number().int(),
+});
+export type StreamTicket = z.infer<typeof streamTicketSchema>;
 
 /**
  * SSE events of `GET /mp/task/stream/:taskId` (`id:` = stored event id, `event:` = type, `data:` = JSON):

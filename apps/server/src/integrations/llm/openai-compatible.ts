@@ -22,6 +22,8 @@ const CONTENT_FILTER_CODES = new Set(['data_inspection_failed', 'DataInspectionF
 /** Quota and throttling codes reported in the error body: Zhipu 1302-1305, Spark 11200-11203, DashScope Throttling*. */
 const RATE_LIMIT_CODES = /^(1302|1303|1304|1305|1120[0-3]|Throttling.*|rate_limit_exceeded)$/;
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** vendorCode of a stream that ended without a finish_reason: the connection was cut (proxy, vendor restart). */
+export const STREAM_CUT = 'stream_cut';
 
 const codeOf = (err: APIError): string => {
   const e = err.error as { code?: unknown; type?: unknown } | undefined;
@@ -31,6 +33,8 @@ const codeOf = (err: APIError): string => {
 
 /** Maps an SDK error to ours; `retryable` says whether another attempt may help. */
 export function classifyLlmError(err: unknown): { error: LlmError; retryable: boolean; retryAfterMs?: number } {
+  // A cut stream is a connection failure: worth another attempt when nothing reached the caller yet.
+  if (err instanceof LlmUpstreamError && err.vendorCode === STREAM_CUT) return { error: err, retryable: true };
   if (err instanceof LlmError) return { error: err, retryable: false };
   if (err instanceof APIUserAbortError) return { error: new LlmUpstreamError('aborted', 'abort'), retryable: false };
   if (err instanceof APIConnectionError) return { error: new LlmUpstreamError(`connection failed: ${err.message}`, 'connection'), retryable: true };
@@ -123,10 +127,13 @@ export class OpenAiCompatibleLlm implements LlmClient {
           }
           if (choice.finish_reason) finish = choice.finish_reason;
         }
+        // Every complete reply carries a finish_reason; without one (and the SDK stops quietly at EOF, [DONE] or
+        // not) the reply was cut short and must not be taken, and charged, as a whole answer.
+        if (!finish) throw new LlmUpstreamError('stream ended without finish_reason', STREAM_CUT);
         if (finish === 'content_filter' || (finish as string | null) === 'sensitive') {
           throw new LlmContentFilteredError(`finish_reason ${finish}`, finish ?? undefined);
         }
-        yield { type: 'finish', reason: finish ?? 'stop' };
+        yield { type: 'finish', reason: finish };
         return;
       } catch (err) {
         const { error, retryable, retryAfterMs } = classifyLlmError(err);

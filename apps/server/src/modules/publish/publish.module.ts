@@ -40,7 +40,9 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
     log: deps.log,
   });
   const sandboxSite = config.PUBLISH_PLATFORMS.includes('sandbox') ? new SandboxSite(deps.publicUrl, deps.dataDir) : null;
-  const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl });
+  // Every process serving the product serves the sandbox site too (even when SANDBOX_PLATFORM_URL points the
+  // publisher's browser at another of them), so links users see are paths on whichever host they opened.
+  const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl, sandboxSameServer: true });
   const repo = new PublishRepo(deps.db);
   const holder: { engagement?: EngagementService } = {};
   const accounts = new AccountService(repo, platforms, deps.key, deps.clock, deps.log, deps.notify, async (id) => holder.engagement?.queueSync(id));

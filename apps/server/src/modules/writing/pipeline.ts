@@ -231,7 +231,8 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
     usage.add(r.usage);
     review = r.text.trim();
   } catch (err) {
-    if (err instanceof LlmContentFilteredError) throw err;
+    // A stopped run (shutdown, task lost) is not a failed review: the caller decides what happens to the task.
+    if (err instanceof LlmContentFilteredError || sink.signal.aborted) throw err;
     sink.progress('review', '审阅未完成，保留初稿', 95);
     return usage.total;
   }
@@ -247,7 +248,7 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
       },
     ], usage);
   } catch (err) {
-    if (err instanceof LlmContentFilteredError) throw err;
+    if (err instanceof LlmContentFilteredError || sink.signal.aborted) throw err;
     // The revision broke off: the reviewed draft stands.
     sink.reset('revise-failed');
     sink.delta(draft);

@@ -24,6 +24,8 @@ export async function streamTask(o: {
   const { res, taskId, repo, signals } = o;
   let last = o.lastEventId;
   let closed = false;
+  // Shutdown: one more read for what the checkpoint wrote, then end.
+  let ending = signals.closing;
   let dirty: boolean;
   let wake: (() => void) | null = null;
   const onSignal = () => {
@@ -36,6 +38,11 @@ export async function streamTask(o: {
   };
   res.on('close', onClose);
   signals.on(taskId, onSignal);
+  const offShutdown = signals.onShutdown(() => {
+    ending = true;
+    dirty = true;
+    wake?.();
+  });
 
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -56,6 +63,7 @@ export async function streamTask(o: {
   try {
     while (!closed) {
       dirty = false;
+      const lastRead = ending;
       const events = await repo.eventsAfter(taskId, last, PAGE);
       let ended = false;
       for (const e of events) {
@@ -66,7 +74,7 @@ export async function streamTask(o: {
           break;
         }
       }
-      if (ended || closed) break;
+      if (ended || closed || lastRead) break;
       if (events.length === PAGE || dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, o.pollMs);
@@ -82,6 +90,7 @@ export async function streamTask(o: {
   } finally {
     clearInterval(keepAlive);
     signals.off(taskId, onSignal);
+    offShutdown();
     res.off('close', onClose);
     if (!res.writableEnded) res.end();
   }

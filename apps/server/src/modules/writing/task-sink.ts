@@ -5,14 +5,26 @@ import type { LlmUsage } from '../../integrations/llm/types.js';
 import type { Sink } from './pipeline.js';
 import type { WritingRepo } from './writing.repo.js';
 
+const SHUTDOWN = Symbol('shutdown');
+
 /** In-process "new events for task X" signal; SSE readers in other processes fall back to polling. */
 export class TaskSignals extends EventEmitter {
+  closing = false;
   constructor() {
     super();
     this.setMaxListeners(0);
   }
   notify(taskId: string) {
     this.emit(taskId);
+  }
+  /** The process is stopping: open event streams send what is stored and end (EventSource reconnects). */
+  shutdown() {
+    this.closing = true;
+    this.emit(SHUTDOWN);
+  }
+  onShutdown(fn: () => void) {
+    this.on(SHUTDOWN, fn);
+    return () => this.off(SHUTDOWN, fn);
   }
 }
 
@@ -46,6 +58,11 @@ export class TaskSink implements Sink {
 
   get signal() {
     return this.abort.signal;
+  }
+
+  /** Stops the run's model calls with `reason` (what was streamed stays buffered and can still be flushed). */
+  stop(reason: unknown) {
+    this.abort.abort(reason);
   }
 
   private push(type: string, data: Record<string, unknown>, chars = 0) {

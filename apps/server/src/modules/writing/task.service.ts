@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { ErrorCode, errorMessages, type AbilityCreateBody, type TaskCreateBody, type TaskInfo } from '@inkstone/shared';
+import { ErrorCode, errorMessages, type AbilityCreateBody, type GeneratedBy, type TaskCreateBody, type TaskInfo } from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError, appError } from '../../http/errors.js';
 import type { LlmRegistry } from '../../integrations/llm/index.js';
-import { OFFLINE_LABEL } from '../../integrations/llm/offline.js';
+import { OFFLINE_MODEL_ID } from '../../integrations/llm/offline.js';
 import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmUsage } from '../../integrations/llm/types.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
 import type { JobQueue } from '../../jobs/types.js';
@@ -26,13 +26,27 @@ export interface PointsPort {
 }
 
 export const WRITING_JOB = 'writing.task';
-/** A running task whose heartbeat is older than this is taken to have lost its worker. */
-export const STALE_MS = 60_000;
-const HEARTBEAT_MS = 10_000;
+/**
+ * A running task whose heartbeat is older than this is taken to have lost its worker (kill -9, power loss) and is
+ * restarted by any worker. The running worker refreshes the heartbeat every HEARTBEAT_MS, whatever the model does.
+ */
+export const STALE_MS = 10_000;
+const HEARTBEAT_MS = 3_000;
+
+/** Abort reason of a run stopped because its process is shutting down: the task is put back, not failed. */
+export class TaskShutdown extends Error {
+  constructor() {
+    super('shutdown');
+  }
+}
+const isShutdown = (signal: AbortSignal) => signal.aborted && signal.reason instanceof TaskShutdown;
 /** Runs (first + restarts) before an interrupted task is failed and refunded. */
 const MAX_RUNS = 3;
 
 const articleFeature = (writeType: string) => (writeType === 'deep' ? 'article_deep' : 'article_quick');
+
+/** Who wrote a task's text, from its model id (the offline writer's id is fixed): shown beside the text, never in it. */
+export const generatedBy = (modelId: string): GeneratedBy => (modelId === OFFLINE_MODEL_ID ? 'offline' : 'ai');
 
 export const toPersonaInfo = (p: PersonaRow): PersonaInfo => ({
   name: p.name, platform: p.platform, industry: p.industry, audience: p.audience, tone: p.tone, tabooWords: p.tabooWords, sampleTexts: p.sampleTexts,
@@ -53,6 +67,10 @@ export function titleOf(markdown: string, fallback: string): string {
 }
 
 export class WritingTaskService {
+  /** Runs in this process, so shutdown can stop them and the sweep leaves them alone. */
+  private readonly active = new Map<string, { sink: TaskSink; done: Promise<void> }>();
+  private stopping = false;
+
   constructor(
     private readonly repo: WritingRepo,
     private readonly points: PointsPort,
@@ -63,6 +81,11 @@ export class WritingTaskService {
     private readonly signals: TaskSignals,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /**
+     * True when no other process can be using this database (embedded PGlite, locked to this process): at
+     * start-up every task still marked running was left by a dead process and is restarted at once.
+     */
+    private readonly exclusive = false,
   ) {}
 
   register(concurrency: number) {
@@ -90,7 +113,7 @@ export class WritingTaskService {
     if (files.length !== ids.length) throw appError(ErrorCode.NOT_FOUND, '引用文件不存在或已删除');
     await this.sensitive(body.content);
     const feature = model.pointsFeature ?? articleFeature(body.writeType);
-    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch }, model.id, feature);
+    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch }, model.id, feature, model.isAi);
   }
 
   async createAbility(userId: number, body: AbilityCreateBody): Promise<{ taskId: string }> {
@@ -99,14 +122,19 @@ export class WritingTaskService {
     if (body.abilityType === 'persona' && !persona) throw appError(ErrorCode.VALIDATION, '请选择人设');
     if (body.abilityType === 'tone' && !body.tone) throw appError(ErrorCode.VALIDATION, '请选择语气');
     await this.sensitive(`${body.text}\n${body.context ?? ''}`);
-    return this.create(userId, 'ability', body.abilityType, { text: body.text, context: body.context, personaId: body.personaId ?? null, tone: body.tone }, model.id, 'ability');
+    return this.create(userId, 'ability', body.abilityType, { text: body.text, context: body.context, personaId: body.personaId ?? null, tone: body.tone }, model.id, 'ability', model.isAi);
   }
 
-  /** Charges (key `task:<id>`) and records the task in one transaction, then enqueues it. */
-  private async create(userId: number, kind: 'article' | 'ability', mode: string, input: Record<string, unknown>, modelId: string, feature: string) {
-    const cost = await this.points.costOf(feature).catch(() => {
-      throw appError(ErrorCode.SERVER_ERROR);
-    });
+  /**
+   * Charges (key `task:<id>`) and records the task in one transaction, then enqueues it. Only model-backed work
+   * is paid: the offline writer (isAi false) only arranges the user's own input, so it costs nothing.
+   */
+  private async create(userId: number, kind: 'article' | 'ability', mode: string, input: Record<string, unknown>, modelId: string, feature: string, isAi: boolean) {
+    const cost = !isAi
+      ? 0
+      : await this.points.costOf(feature).catch(() => {
+        throw appError(ErrorCode.SERVER_ERROR);
+      });
     const taskId = randomUUID();
     await this.repo.db.transaction(async (tx) => {
       await this.repo.insertTask(tx, { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() });
@@ -119,6 +147,8 @@ export class WritingTaskService {
 
   /** The job: claims the task, streams into the events table, then finishes (draft) or fails (refund). */
   async run(taskId: string): Promise<void> {
+    // Shutting down: leave it queued for the next start (or another worker) instead of starting what must stop.
+    if (this.stopping || this.active.has(taskId)) return;
     const now = this.clock.now();
     const task = await this.repo.claim(taskId, now, new Date(now.getTime() - STALE_MS));
     if (!task) return;
@@ -127,6 +157,19 @@ export class WritingTaskService {
       return;
     }
     const sink = new TaskSink(this.repo, this.signals, this.clock, task.id);
+    const done = this.execute(task, sink);
+    this.active.set(task.id, { sink, done });
+    // Claimed while shutdown began: stop at once (the run puts the task back).
+    if (this.stopping) sink.stop(new TaskShutdown());
+    try {
+      await done;
+    } finally {
+      this.active.delete(task.id);
+    }
+  }
+
+  private async execute(task: TaskRow, sink: TaskSink): Promise<void> {
+    const taskId = task.id;
     if (task.runs > 1) sink.reset('restart');
     const heartbeat = setInterval(() => void sink.flush().catch(() => undefined), HEARTBEAT_MS);
     try {
@@ -146,6 +189,11 @@ export class WritingTaskService {
         });
       }
       await sink.flush();
+      // Stopped by shutdown while the pipeline kept what it had (the offline writer, a skipped review): not a result.
+      if (isShutdown(sink.signal)) {
+        await this.checkpoint(task, sink);
+        return;
+      }
       if ((await this.lexicon.check(sink.text)).length) {
         await this.fail(task.id, ErrorCode.SENSITIVE_CONTENT, '生成内容存在敏感内容，已退还积分', sink);
         return;
@@ -154,6 +202,10 @@ export class WritingTaskService {
     } catch (err) {
       if (err instanceof TaskLostError) return;
       await sink.settled().catch(() => undefined);
+      if (isShutdown(sink.signal)) {
+        await this.checkpoint(task, sink).catch((e: unknown) => this.log.error({ err: e, taskId }, 'writing task checkpoint failed'));
+        return;
+      }
       if (sink.signal.aborted && !(err instanceof AppError)) {
         // The sink lost the task (failed elsewhere) or the database went away; nothing more to write.
         const current = await this.repo.task(task.id).catch(() => undefined);
@@ -168,10 +220,38 @@ export class WritingTaskService {
     }
   }
 
+  /**
+   * Shutdown: puts a running task back in the queue with its text so far, neither failed nor refunded. The next
+   * worker to start (this one after a restart, or another one) runs it again from the start.
+   */
+  private async checkpoint(task: TaskRow, sink: TaskSink) {
+    await sink.settled().catch(() => undefined);
+    const back = await this.repo.db.transaction(async (tx) => {
+      const ok = await this.repo.updateRunning(tx, task.id, { status: 'queued', text: sink.text, title: sink.titleText, heartbeatAt: null });
+      if (ok) await this.repo.appendEvents(tx, task.id, [...sink.drain(), { type: 'progress', data: { stage: 'queued', message: '服务正在重启，任务将在重启后自动继续', percent: 0 } }]);
+      return ok;
+    });
+    if (back) {
+      this.log.info({ taskId: task.id }, 'writing task checkpointed for shutdown');
+      this.signals.notify(task.id);
+    }
+  }
+
+  /**
+   * Graceful shutdown: no new runs start here, and running ones stop their model calls and are put back in the
+   * queue (see checkpoint). Resolves when every run has let go of its task.
+   */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    const runs = [...this.active.values()];
+    for (const r of runs) r.sink.stop(new TaskShutdown());
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
   private async finish(task: TaskRow, sink: TaskSink, usage: LlmUsage | null) {
     await sink.settled();
     const markdown = sink.text;
-    const title = titleOf(markdown.replace(`${OFFLINE_LABEL}\n`, ''), sink.titleText);
+    const title = titleOf(markdown, sink.titleText);
     const now = this.clock.now();
     let draftId: number | null = null;
     await this.repo.db.transaction(async (tx) => {
@@ -207,17 +287,28 @@ export class WritingTaskService {
   }
 
   /**
-   * Start-up (and periodic) recovery: every queued or running task gets a job again. Running ones are retried
-   * once their heartbeat is stale, so a task whose process died is restarted (or failed and refunded after
-   * MAX_RUNS) instead of staying "running" forever. Duplicates are harmless: `claim` lets one through.
+   * Start-up (and periodic) recovery: every queued or running task not running here gets a job again. Running
+   * ones are retried once their heartbeat is stale, so a task whose process died is restarted (or failed and
+   * refunded after MAX_RUNS) instead of staying "running" forever. Duplicates are harmless: `claim` lets one
+   * through. Job ids change with the heartbeat, so a queue that keeps finished ids (BullMQ) still takes the
+   * retry of a worker that died after an earlier check found it alive.
    */
-  async recover(): Promise<number> {
-    const open = await this.repo.openTasks();
-    for (const t of open) {
-      const runAt = t.status === 'running' && t.heartbeatAt ? new Date(t.heartbeatAt.getTime() + STALE_MS + 1000) : undefined;
-      await this.jobs.enqueue(WRITING_JOB, { taskId: t.id }, { jobId: `${t.id}:${t.runs}`, runAt });
+  async recover(opts: { startup?: boolean } = {}): Promise<number> {
+    if (opts.startup && this.exclusive) {
+      const n = await this.repo.releaseRunning();
+      if (n) this.log.info({ tasks: n }, 'writing tasks left running by a stopped process restart now');
     }
-    return open.length;
+    const open = await this.repo.openTasks();
+    let n = 0;
+    for (const t of open) {
+      if (this.active.has(t.id)) continue;
+      n += 1;
+      const hb = t.status === 'running' ? t.heartbeatAt : null;
+      const runAt = hb ? new Date(hb.getTime() + STALE_MS + 500) : undefined;
+      const jobId = t.status === 'queued' ? `${t.id}:queued:${t.runs}` : `${t.id}:stale:${t.runs}:${hb?.getTime() ?? 0}`;
+      await this.jobs.enqueue(WRITING_JOB, { taskId: t.id }, { jobId, runAt });
+    }
+    return n;
   }
 
   async requireTask(userId: number, taskId: string): Promise<TaskRow> {
@@ -230,16 +321,16 @@ export class WritingTaskService {
     const t = await this.requireTask(userId, taskId);
     return {
       taskId: t.id, kind: t.kind, mode: t.mode, status: t.status, title: t.title, text: t.text, draftId: t.draftId, pointsCharged: t.pointsCharged,
-      modelId: t.modelId, errorCode: t.errorCode, errorMsg: t.errorMsg, createdAt: t.createdAt.toISOString(), finishedAt: t.finishedAt?.toISOString() ?? null,
+      modelId: t.modelId, generatedBy: generatedBy(t.modelId), errorCode: t.errorCode, errorMsg: t.errorMsg, createdAt: t.createdAt.toISOString(), finishedAt: t.finishedAt?.toISOString() ?? null,
     };
   }
 
-  /** Short and synchronous (a few seconds): charged `title`, refunded when the model fails. */
+  /** Short and synchronous (a few seconds): charged `title` (free from the offline writer), refunded when the model fails. */
   async generateTitles(userId: number, body: { content: string; count: number; personaId?: number | null; modelConfigType?: string | null }) {
     const model = await this.llms.get(body.modelConfigType);
     const persona = await this.persona(userId, body.personaId);
     await this.sensitive(body.content.slice(0, 5000));
-    const cost = await this.points.costOf(model.pointsFeature && model.pointsFeature.startsWith('title') ? model.pointsFeature : 'title');
+    const cost = model.isAi ? await this.points.costOf(model.pointsFeature && model.pointsFeature.startsWith('title') ? model.pointsFeature : 'title') : 0;
     const key = `title:${randomUUID()}`;
     if (cost > 0) await this.points.charge(userId, cost, { reason: 'title', idempotencyKey: key });
     try {
@@ -254,7 +345,7 @@ export class WritingTaskService {
       const titles = text
         .split('\n')
         .map((l) => l.replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '').replace(/^["“「《](.*)["”」》]$/, '$1').trim())
-        .filter((l) => l && l !== OFFLINE_LABEL)
+        .filter(Boolean)
         .slice(0, body.count);
       if (!titles.length) throw new LlmUpstreamError('no titles in the reply');
       if ((await this.lexicon.check(titles.join('\n'))).length) throw appError(ErrorCode.SENSITIVE_CONTENT);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -44,7 +45,9 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   const repo = new WritingRepo(d.db);
   const lexicon = new SensitiveLexicon(d.db);
   const signals = new TaskSignals();
-  const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log);
+  // Embedded PGlite is locked to this process (db/client.ts): nobody else can be running its tasks.
+  const exclusive = d.db instanceof PgliteDatabase;
+  const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log, exclusive);
   tasks.register(config.WRITING_CONCURRENCY);
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const files = new FileService(repo, storage, d.log);
@@ -54,6 +57,11 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   ].filter(Boolean) as string[];
   return {
     llms, search, storage, repo, lexicon, signals, tasks, writing, files, sandboxes,
+    /** Graceful shutdown: running tasks are put back in the queue, then open event streams end (clients reconnect). */
+    async shutdown() {
+      await tasks.shutdown();
+      signals.shutdown();
+    },
     close() {
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
@@ -83,16 +91,23 @@ export async function registerUploads(app: FastifyInstance, w: WritingModule) {
   });
 }
 
-/** Worker role: re-enqueue unfinished tasks at start-up and sweep every minute. */
+/** How often the worker looks for tasks whose worker died (heartbeat older than STALE_MS), see task.service.ts. */
+const SWEEP_MS = 5_000;
+
+/** Worker role: re-enqueue unfinished tasks at start-up and sweep every few seconds; checkpoint them on close. */
 export function installWritingRecovery(app: FastifyInstance, w: WritingModule) {
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    const n = await w.tasks.recover();
+    const n = await w.tasks.recover({ startup: true });
     if (n) app.log.info({ tasks: n }, 'writing tasks recovered');
     sweep = setInterval(() => {
       w.tasks.recover().catch((err: unknown) => app.log.error({ err }, 'writing task sweep failed'));
-    }, 60_000);
+    }, SWEEP_MS);
     sweep.unref();
   });
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // Also covers callers that close the app without main.ts's shutdown sequence (it is idempotent).
+  app.addHook('preClose', async () => {
+    clearInterval(sweep);
+    await w.shutdown();
+  });
 }

@@ -50,6 +50,12 @@ export class WritingRepo {
     return row;
   }
 
+  /** Start-up with the database to itself: every running task lost its process; make them claimable now. */
+  async releaseRunning(): Promise<number> {
+    const rows = await this.db.update(writingTasks).set({ heartbeatAt: null }).where(eq(writingTasks.status, 'running')).returning({ id: writingTasks.id });
+    return rows.length;
+  }
+
   async openTasks(): Promise<TaskRow[]> {
     return this.db.select().from(writingTasks).where(inArray(writingTasks.status, [...OPEN]));
   }

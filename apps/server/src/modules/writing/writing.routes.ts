@@ -28,6 +28,8 @@ import {
   saveHomeInputBody,
   searchStatusSchema,
   streamQuery,
+  streamTicketBody,
+  streamTicketSchema,
   styleCardSchema,
   suggestWordSchema,
   taskCreateBody,
@@ -45,6 +47,7 @@ import { appError } from '../../http/errors.js';
 import type { SessionService } from '../auth/session.service.js';
 import type { FileService, UploadPart } from './file.service.js';
 import { streamTask } from './stream.js';
+import type { StreamTicketService } from './stream-ticket.service.js';
 import type { TaskSignals } from './task-sink.js';
 import type { WritingTaskService } from './task.service.js';
 import type { WritingRepo } from './writing.repo.js';
@@ -55,13 +58,14 @@ export interface WritingDeps {
   tasks: WritingTaskService;
   files: FileService;
   sessions: SessionService;
+  tickets: StreamTicketService;
   repo: WritingRepo;
   signals: TaskSignals;
   pollMs: number;
 }
 
 const taskEventsDoc = [
-  'Server-Sent Events. 认证：请求头 inkstone-token，或查询参数 token（EventSource 无法设置请求头）。',
+  'Server-Sent Events. 认证：请求头 inkstone-token，或查询参数 ticket（EventSource 无法设置请求头；先调用 POST /mp/task/stream/ticket 取得 60 秒内有效、仅限本任务的凭证）。',
   '断线续传：浏览器自动带 Last-Event-ID 请求头，也可用查询参数 lastEventId。',
   '事件：progress {stage,message,percent} | reasoning {text} | delta {text} | reset {reason}（丢弃已收到的正文）| title {title}',
   '| sources {items:[{n,title,url,snippet,siteName}]} | usage {promptTokens,completionTokens,totalTokens} | done {draftId,title} | error {code,msg,refunded}。',
@@ -163,12 +167,23 @@ export function writingRoutes(deps: WritingDeps) {
       config: required,
     }, async (req) => ok(await tasks.info(userIdOf(req), req.query.taskId)));
 
+    app.post('/mp/task/stream/ticket', {
+      schema: { tags, summary: '获取任务事件流凭证（60 秒内有效，仅限本人本任务；浏览器以 ?ticket= 打开事件流）', body: streamTicketBody, response: { 200: envelope(streamTicketSchema) } },
+      config: { auth: 'required' as const, rateLimit: { max: 120, timeWindow: '1 minute' } },
+    }, async (req) => {
+      const userId = userIdOf(req);
+      await tasks.requireTask(userId, req.body.taskId);
+      return ok(await deps.tickets.issue(userId, req.body.taskId));
+    });
+
     app.get('/mp/task/stream/:taskId', {
       schema: { tags, summary: '任务事件流（SSE）', description: taskEventsDoc, params: z.object({ taskId: z.string().min(1).max(64) }), querystring: streamQuery },
     }, async (req, reply) => {
-      // Authenticated here, not by the guard: EventSource cannot send the header, so the token may come as ?token=.
-      const session = await deps.sessions.authenticate(tokenOf(req) ?? req.query.token);
-      await tasks.requireTask(session.userId, req.params.taskId);
+      // Authenticated here, not by the guard: EventSource cannot send the header, so browsers bring a ?ticket=.
+      // The session token is never accepted in the query string: URLs end up in logs and history.
+      const token = tokenOf(req);
+      const userId = token || !req.query.ticket ? (await deps.sessions.authenticate(token)).userId : await deps.tickets.redeem(req.query.ticket, req.params.taskId);
+      await tasks.requireTask(userId, req.params.taskId);
       const header = req.headers['last-event-id'];
       const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
       reply.hijack();

@@ -16,11 +16,13 @@ interface SseEvent {
 }
 
 /** Reads an SSE response to its end (or until `stopAfter` events) and parses it. */
-async function readSse(t: TestApp, taskId: string, opts: { token: string; via?: 'header' | 'query'; lastEventId?: number; stopAfter?: number }): Promise<{ events: SseEvent[]; status: number; contentType: string | null; comments: string[] }> {
+async function readSse(t: TestApp, taskId: string, opts: { token: string; via?: 'header' | 'ticket'; lastEventId?: number; stopAfter?: number }): Promise<{ events: SseEvent[]; status: number; contentType: string | null; comments: string[] }> {
   const u = new URL(`${t.url}/api/mp/task/stream/${taskId}`);
   const headers: Record<string, string> = {};
-  if (opts.via === 'query') u.searchParams.set('token', opts.token);
-  else headers[TOKEN_NAME] = opts.token;
+  if (opts.via === 'ticket') {
+    const issued = await t.call<{ ticket: string }>('POST', '/mp/task/stream/ticket', { token: opts.token, body: { taskId } });
+    u.searchParams.set('ticket', issued.data.ticket);
+  } else headers[TOKEN_NAME] = opts.token;
   if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
   const ctrl = new AbortController();
   const res = await fetch(u, { headers, signal: ctrl.signal });
@@ -176,16 +178,19 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     expect((await readSse(t, taskId, { token: other.tokenValue })).events).toEqual([]);
   });
 
-  it('SSE: token as query parameter, and a reconnect resumes after Last-Event-ID', async () => {
+  it('SSE: a stream ticket as query parameter, and a reconnect resumes after Last-Event-ID', async () => {
     const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', writeType: 'quick', content: '周末去郊外露营需要准备什么？帐篷、睡袋和炉具是基本装备。' } });
     const { taskId } = created.data;
-    const full = await readSse(t, taskId, { token: user.tokenValue, via: 'query' });
+    const full = await readSse(t, taskId, { token: user.tokenValue, via: 'ticket' });
     expect(full.events.at(-1)!.event).toBe('done');
     const part = await readSse(t, taskId, { token: user.tokenValue, stopAfter: 2 });
     const resumed = await readSse(t, taskId, { token: user.tokenValue, lastEventId: part.events.at(-1)!.id });
     expect([...part.events, ...resumed.events]).toEqual(full.events);
-    const byQuery = await fetch(`${t.url}/api/mp/task/stream/${taskId}?token=${user.tokenValue}&lastEventId=${full.events.at(-2)!.id}`);
+    const { data: issued } = await t.call<{ ticket: string }>('POST', '/mp/task/stream/ticket', { token: user.tokenValue, body: { taskId } });
+    const byQuery = await fetch(`${t.url}/api/mp/task/stream/${taskId}?ticket=${issued.ticket}&lastEventId=${full.events.at(-2)!.id}`);
     expect(await byQuery.text()).toContain('event: done');
+    const tokenInQuery = await fetch(`${t.url}/api/mp/task/stream/${taskId}?token=${user.tokenValue}`);
+    expect(((await tokenInQuery.json()) as { code: number }).code).toBe(ErrorCode.NOT_LOGGED_IN);
     const anonymous = await fetch(`${t.url}/api/mp/task/stream/${taskId}`);
     expect(((await anonymous.json()) as { code: number }).code).toBe(ErrorCode.NOT_LOGGED_IN);
   });

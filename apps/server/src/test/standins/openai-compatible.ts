@@ -27,6 +27,8 @@ export interface StandinReply {
   finishReason?: 'stop' | 'length' | 'content_filter' | 'sensitive';
   /** After this many content chunks, send `data: {"error":...}` and end the stream (DashScope style). */
   errorAfterChunks?: { after: number; error: { message: string; type?: string; code?: string | number } };
+  /** After this many content chunks, end the response cleanly with no finish_reason, usage or `[DONE]` (a cut connection). */
+  cutAfterChunks?: number;
   /** Pause between chunks, to measure time to first byte or hold streams open. */
   delayMs?: number;
   /** A `: keep-alive` comment before the first chunk and between chunks (DeepSeek under load). */
@@ -99,6 +101,7 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
           await send({ error: { message: e.message, type: e.type ?? 'invalid_request_error', code: e.code ?? null } });
           return;
         }
+        if (reply.cutAfterChunks !== undefined && n === reply.cutAfterChunks) return;
         await send(chunk({ content: reply.content.slice(i, i + size) }));
         n += 1;
       }

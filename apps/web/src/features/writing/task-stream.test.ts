@@ -63,8 +63,8 @@ describe('snapshot', () => {
     expect(loadSnapshot('t1', storage)).toMatchObject({ text: 'x', lastEventId: 7 });
     expect(loadSnapshot('other', storage)).toBeNull();
   });
-  it('builds the stream URL with token and lastEventId', () => {
-    expect(streamUrl('a/b', 'tok', 0)).toBe('/api/mp/task/stream/a%2Fb?token=tok');
+  it('builds the stream URL with the stream ticket and lastEventId', () => {
+    expect(streamUrl('a/b', 'tik', 0)).toBe('/api/mp/task/stream/a%2Fb?ticket=tik');
     expect(streamUrl('a', null, 12)).toBe('/api/mp/task/stream/a?lastEventId=12');
   });
 });

@@ -127,9 +127,10 @@ export function clearSnapshot(storage: Pick<Storage, 'removeItem'> = sessionStor
   }
 }
 
-export function streamUrl(taskId: string, token: string | null, lastEventId: number): string {
+/** The session token never goes in a URL; the stream is opened with a short-lived ticket for this task. */
+export function streamUrl(taskId: string, ticket: string | null, lastEventId: number): string {
   const q = new URLSearchParams();
-  if (token) q.set('token', token);
+  if (ticket) q.set('ticket', ticket);
   if (lastEventId > 0) q.set('lastEventId', String(lastEventId));
   const qs = q.toString();
   return `/api/mp/task/stream/${encodeURIComponent(taskId)}${qs ? `?${qs}` : ''}`;

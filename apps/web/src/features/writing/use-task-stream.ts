@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { taskEventTypes } from '@inkstone/shared';
-import { LS, lsGet } from '../../lib/storage-keys';
+import { writingApi } from '../../api/writing';
 import {
   clearSnapshot,
   initialTaskState,
@@ -50,7 +50,17 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
       saveTimer = window.setTimeout(persistNow, Math.max(0, PERSIST_EVERY_MS - (Date.now() - lastSaved)));
     };
 
-    const es = new EventSource(streamUrl(taskId, lsGet(LS.tokenValue), current.lastEventId));
+    let es: EventSource | null = null;
+    let stopped = false;
+    let leaving = false;
+    /** Refusals in a row; a stream that opens resets it. */
+    let refusals = 0;
+    const lose = () => {
+      if (!ref.current || isTerminal(ref.current)) return;
+      const next: TaskStreamState = { ...ref.current, status: 'error', error: { code: 0, msg: '连接已断开，请刷新页面重试', refunded: false } };
+      ref.current = next;
+      setState(next);
+    };
     const onEvent = (type: (typeof taskEventTypes)[number]) => (ev: MessageEvent<string>) => {
       // The task's own `error` event carries data; the connection's error event (same name) carries none.
       if (typeof ev.data !== 'string') return;
@@ -66,29 +76,49 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
       ref.current = next;
       setState(next);
       if (isTerminal(next)) {
-        es.close();
+        es?.close();
         if (persist) persistNow();
       } else schedulePersist();
     };
-    for (const t of taskEventTypes) es.addEventListener(t, onEvent(t) as EventListener);
-    let leaving = false;
-    es.onerror = () => {
-      // The browser closes the stream while the page unloads; that is not a failure to remember.
-      if (leaving) return;
-      // CLOSED means the server refused the stream (session gone, unknown task); otherwise the browser retries.
-      if (es.readyState === EventSource.CLOSED && ref.current && !isTerminal(ref.current)) {
-        const next: TaskStreamState = { ...ref.current, status: 'error', error: { code: 0, msg: '连接已断开，请刷新页面重试', refunded: false } };
-        ref.current = next;
-        setState(next);
+    // Each (re)connection asks for a fresh one-minute ticket: EventSource cannot send the session header, and the
+    // session token must not sit in a URL. The browser's own quick retries reuse the URL while its ticket lives.
+    const connect = async () => {
+      let ticket: string;
+      try {
+        ticket = (await writingApi.streamTicket(taskId)).ticket;
+      } catch {
+        // Logged out, or the task is not ours: the request layer has said so; the stream cannot continue.
+        if (!stopped) lose();
+        return;
       }
+      if (stopped || !ref.current || isTerminal(ref.current)) return;
+      const source = new EventSource(streamUrl(taskId, ticket, ref.current.lastEventId));
+      es = source;
+      for (const t of taskEventTypes) source.addEventListener(t, onEvent(t) as EventListener);
+      source.onopen = () => {
+        refusals = 0;
+      };
+      source.onerror = () => {
+        // The browser closes the stream while the page unloads; that is not a failure to remember.
+        if (leaving || stopped) return;
+        // CLOSED means the server refused the stream (most often: the ticket expired during a long outage); otherwise
+        // the browser retries by itself. A refusal is retried with a new ticket, but not forever.
+        if (source.readyState === EventSource.CLOSED && ref.current && !isTerminal(ref.current)) {
+          refusals += 1;
+          if (refusals <= 2) void connect();
+          else lose();
+        }
+      };
     };
+    void connect();
     const onHide = () => {
       leaving = true;
       if (persist) persistNow();
     };
     window.addEventListener('pagehide', onHide);
     return () => {
-      es.close();
+      stopped = true;
+      es?.close();
       window.removeEventListener('pagehide', onHide);
       if (persist && saveTimer !== undefined) persistNow();
       window.clearTimeout(saveTimer);
