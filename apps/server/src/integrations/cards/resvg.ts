@@ -49,7 +49,7 @@ export const textWidthEm = (s: string) => [...s].reduce((w, ch) => w + charWidth
 
 /** Punctuation that must not start a line (it sticks to the unit before it) or end one (it sticks to the unit after). */
 const NO_LINE_START = /^[，。、；：！？）》」』】〕”’,.;:!?)\]}%…·～~\-—]$/u;
-const NO_LINE_END = /^[（《「『【〔“‘(\[{#@¥$]$/u;
+const NO_LINE_END = /^[（《「『【〔“‘([{#@¥$]$/u;
 
 /** Breakable units: one CJK character, one Latin word, or a run of spaces; punctuation glued to its neighbour. */
 export function breakUnits(text: string): string[] {
@@ -154,6 +154,7 @@ export function layoutText(text: string, box: TextBox): TextLayout {
 /** Escapes XML and drops characters XML 1.0 cannot carry at all (controls, lone surrogates). */
 export function escapeXml(s: string): string {
   return s
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentProblems, formatDateTime, imageProblem, isTerminalConnection, jobStatusLabel, normalizeTopics, sniffFileType, textLength } from './format';
+import { contentProblems, formatDateTime, htmlImages, imageProblem, imageRule, isTerminalConnection, jobStatusLabel, normalizeTopics, sniffFileType, textLength } from './format';
 
 const sandboxLimits = { titleMax: 20, titleRequired: true, bodyMax: 1000, imagesMin: 1, imagesMax: 18, topicsMax: 10, schedule: null };
 
@@ -22,6 +22,24 @@ describe('publish format helpers', () => {
     expect(contentProblems({ title: '标题', body: '正文', images: ['data:'], topics: [] }, list)).toEqual([]);
     expect(contentProblems({ title: '', body: '正文', images: [], topics: [] }, list)).toEqual(['沙箱平台：请填写标题；至少1张图片']);
     expect(contentProblems({ title: 'x'.repeat(21), body: '', images: ['a'], topics: [] }, list)).toEqual(['沙箱平台：标题最多20字']);
+  });
+});
+
+describe('image rule known before publishing', () => {
+  const wechat = { platformName: '微信公众号', limits: { imagesMin: 0 } };
+  const sandbox = { platformName: '沙箱平台', limits: { imagesMin: 1 } };
+  it('names the platforms that need more images and the count', () => {
+    expect(imageRule([sandbox, wechat], 0)).toEqual({ min: 1, platformNames: ['沙箱平台'], message: '沙箱平台要求至少 1 张图片' });
+    expect(imageRule([{ platformName: '甲', limits: { imagesMin: 3 } }, sandbox], 2)).toMatchObject({ min: 3, platformNames: ['甲'] });
+  });
+  it('is met once there are enough images, or when no chosen platform needs any', () => {
+    expect(imageRule([sandbox], 1)).toBeNull();
+    expect(imageRule([wechat], 0)).toBeNull();
+    expect(imageRule([], 0)).toBeNull();
+  });
+  it('reads the images of an article in order', () => {
+    expect(htmlImages('<p>a</p><img src="/uploads/images/a.png"><p><img alt="" src=\'https://x/b.jpg\'></p><img src="/uploads/images/a.png">')).toEqual(['/uploads/images/a.png', 'https://x/b.jpg']);
+    expect(htmlImages('<p>没有图</p>')).toEqual([]);
   });
 });
 

@@ -121,3 +121,28 @@ export function imageProblem(file: { type: string; name: string; size: number },
   if (file.size > maxBytes) return '请上传20MB以内的文件';
   return null;
 }
+
+export interface ImageRule {
+  /** Images the strictest chosen platform needs. */
+  min: number;
+  /** Platforms whose rule is not met yet. */
+  platformNames: string[];
+  /** Why 发布 waits, e.g. "沙箱平台要求至少 1 张图片". */
+  message: string;
+}
+
+/** The image minimum of the chosen platforms, when `count` images do not meet it (known before publishing). */
+export function imageRule(limitsList: { platformName: string; limits: Pick<PlatformLimits, 'imagesMin'> }[], count: number): ImageRule | null {
+  const unmet = limitsList.filter((p) => p.limits.imagesMin > count);
+  if (!unmet.length) return null;
+  const min = Math.max(...unmet.map((p) => p.limits.imagesMin));
+  const platformNames = unmet.map((p) => p.platformName);
+  return { min, platformNames, message: `${platformNames.join('、')}要求至少 ${min} 张图片` };
+}
+
+/** The image sources of an article's HTML, in order, without duplicates. */
+export function htmlImages(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<img\b[^>]*?\bsrc=["']([^"']+)["']/gi)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  return out;
+}

@@ -2,12 +2,14 @@ import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Radio, Select, Skeleton, Tag, Upload } from 'antd';
 import type { UploadFile } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
-import { limits } from '@inkstone/shared';
+import { PictureOutlined, PlusOutlined } from '@ant-design/icons';
+import { coverTitleMax, limits } from '@inkstone/shared';
 import { isApiError } from '../../api/request';
+import { graphicApi } from '../../api/graphic';
 import { publishApi, type BoundAccount } from '../../api/publish';
 import { toast } from '../notifications/toasts';
-import { contentProblems, imageProblem, normalizeTopics, platformLabel, sniffFileType, type DraftContent } from './format';
+import { ImagePicker } from '../writing/image-picker';
+import { contentProblems, imageProblem, imageRule, normalizeTopics, platformLabel, sniffFileType, type DraftContent } from './format';
 import { rememberPublish } from './history';
 import { PublishProgress } from './publish-progress';
 import './publish.css';
@@ -21,6 +23,11 @@ export interface PublishDialogProps {
   initial?: Partial<DraftContent>;
   /** Publish a saved draft instead of the fields (the server reads its content). */
   draftId?: number;
+  /**
+   * The saved draft's HTML: when images are added here (a generated cover, a picked image) the draft goes out as
+   * content with that image list, still linked to the draft.
+   */
+  draftHtml?: string;
   /** Accounts ticked when the dialog opens. */
   accountIds?: number[];
 }
@@ -63,6 +70,8 @@ export function PublishDialog(props: PublishDialogProps) {
   const [problems, setProblems] = useState<string[]>([]);
   const [submitting, setSubmitting] = useState(false);
   const [publishId, setPublishId] = useState<string | null>(null);
+  const [covering, setCovering] = useState(false);
+  const [pickerOpen, setPickerOpen] = useState(false);
 
   useEffect(() => {
     if (!props.open) return;
@@ -101,6 +110,30 @@ export function PublishDialog(props: PublishDialogProps) {
   }, [chosen, config.data]);
   const maxAheadMs = Math.min(MAX_AHEAD_DEFAULT, ...chosenLimits.map((p) => p.limits.schedule?.maxAheadMs ?? MAX_AHEAD_DEFAULT));
   const noSchedule = chosenLimits.some((p) => p.limits.schedule === null);
+  // Known before 发布: a chosen platform needs more images than the article has.
+  const rule = imageRule(chosenLimits, images.length);
+  const coverTitle = (props.draftId ? (props.initial?.title ?? '') : title).trim();
+  const initialImages = props.initial?.images ?? [];
+  const imagesChanged = images.length !== initialImages.length || images.some((i, n) => i.url !== initialImages[n]);
+
+  const pushImage = (url: string, name: string) =>
+    setImages((list) => (list.some((i) => i.url === url) ? list : [...list, { uid: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, name, url }]));
+
+  const makeCover = async () => {
+    if (!coverTitle) {
+      toast.message('error', '请先填写标题，封面用标题生成', 3);
+      return;
+    }
+    setCovering(true);
+    try {
+      const cover = await graphicApi.cover({ title: [...coverTitle].slice(0, coverTitleMax).join('') });
+      pushImage(cover.url, '封面');
+    } catch {
+      // The request layer has shown the reason.
+    } finally {
+      setCovering(false);
+    }
+  };
 
   const addImage = async (file: File) => {
     try {
@@ -130,9 +163,13 @@ export function PublishDialog(props: PublishDialogProps) {
     if (found.length) return;
     setSubmitting(true);
     try {
+      // A draft whose images were changed here goes out as content (the draft's own title and HTML), still linked to it.
+      const draftContent = props.draftId && imagesChanged && props.draftHtml !== undefined
+        ? { content: { title: (props.initial?.title ?? '').trim(), body: props.draftHtml, images: images.map((i) => i.url), topics: normalizeTopics(topics) } }
+        : {};
       const reply = await publishApi.publish({
         accountIds,
-        ...(props.draftId ? { draftId: props.draftId } : { content }),
+        ...(props.draftId ? { draftId: props.draftId, ...draftContent } : { content }),
         ...(when === 'later' && scheduleAt ? { scheduleAt: scheduleAt.toISOString() } : {}),
       });
       rememberPublish({ publishId: reply.publishId, title: content.title, accountIds, createdAt: new Date().toISOString() });
@@ -193,7 +230,7 @@ export function PublishDialog(props: PublishDialogProps) {
         ) : (
           <div className="modal-actions">
             <Button onClick={props.onClose}>取消</Button>
-            <Button type="primary" loading={submitting} onClick={() => void submit()} data-testid="publish-submit">
+            <Button type="primary" loading={submitting} disabled={!!rule} title={rule?.message} onClick={() => void submit()} data-testid="publish-submit">
               {when === 'later' ? '定时发布' : '立即发布'}
             </Button>
           </div>
@@ -214,25 +251,6 @@ export function PublishDialog(props: PublishDialogProps) {
                 </Form.Item>
                 <Form.Item label="正文" htmlFor="publish-body">
                   <Input.TextArea id="publish-body" value={body} onChange={(e) => setBody(e.target.value)} autoSize={{ minRows: 4, maxRows: 10 }} placeholder="写点什么…" />
-                </Form.Item>
-                <Form.Item label={`图片（${images.length}）`}>
-                  <Upload
-                    listType="picture-card"
-                    accept="image/png,image/jpeg,image/gif"
-                    multiple
-                    fileList={fileList}
-                    beforeUpload={(file) => {
-                      void addImage(file);
-                      return Upload.LIST_IGNORE;
-                    }}
-                    onRemove={(f) => setImages((list) => list.filter((i) => i.uid !== f.uid))}
-                    data-testid="publish-images"
-                  >
-                    <button type="button" className="upload-tile" aria-label="上传图片">
-                      <PlusOutlined />
-                      <span>上传</span>
-                    </button>
-                  </Upload>
                 </Form.Item>
                 <Form.Item label="话题" htmlFor="publish-topics">
                   <Select
@@ -256,6 +274,45 @@ export function PublishDialog(props: PublishDialogProps) {
               </>
             )}
             <Form.Item label="发布账号">{accountPicker}</Form.Item>
+            <Form.Item label={`图片（${images.length}）`}>
+              <Upload
+                listType="picture-card"
+                accept="image/png,image/jpeg,image/gif"
+                multiple
+                fileList={fileList}
+                beforeUpload={(file) => {
+                  void addImage(file);
+                  return Upload.LIST_IGNORE;
+                }}
+                onRemove={(f) => setImages((list) => list.filter((i) => i.uid !== f.uid))}
+                data-testid="publish-images"
+              >
+                <button type="button" className="upload-tile" aria-label="上传图片">
+                  <PlusOutlined />
+                  <span>上传</span>
+                </button>
+              </Upload>
+            </Form.Item>
+            {rule ? (
+              <Alert
+                type="warning"
+                showIcon
+                data-testid="publish-image-rule"
+                style={{ marginBottom: 16 }}
+                title={rule.message}
+                description={images.length ? `当前只有 ${images.length} 张图片。` : '这篇文章还没有图片：可以用标题生成一张封面，或选择一张图片。添加后即可发布。'}
+                action={
+                  <div className="stack-actions">
+                    <Button size="small" type="primary" icon={<PictureOutlined />} loading={covering} onClick={() => void makeCover()} data-testid="publish-make-cover">
+                      生成封面
+                    </Button>
+                    <Button size="small" onClick={() => setPickerOpen(true)} data-testid="publish-pick-image">
+                      选择图片
+                    </Button>
+                  </div>
+                }
+              />
+            ) : null}
             <Form.Item label="发布时间">
               <Radio.Group value={when} onChange={(e) => setWhen(e.target.value as 'now' | 'later')} data-testid="publish-when">
                 <Radio value="now">立即发布</Radio>
@@ -289,6 +346,7 @@ export function PublishDialog(props: PublishDialogProps) {
           </Form>
         )}
       </div>
+      <ImagePicker open={pickerOpen} onClose={() => setPickerOpen(false)} onPick={(url) => pushImage(url, '图片')} />
     </Modal>
   );
 }

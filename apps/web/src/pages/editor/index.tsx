@@ -9,6 +9,7 @@ import { writingApi } from '../../api/writing';
 import { useTaskStream, clearSnapshot } from '../../features/writing/use-task-stream';
 import { markdownToHtml, countWords } from '../../features/writing/markdown';
 import { ImagePicker } from '../../features/writing/image-picker';
+import { htmlImages } from '../../features/publish/format';
 import { ImageNode } from './image-node';
 import { PanelResizer, usePanelWidth } from './panel-resizer';
 import { SidePanel } from './side-panel';
@@ -31,7 +32,8 @@ export default function EditorPage() {
   const [save, setSave] = useState<SaveState>('idle');
   const [loadError, setLoadError] = useState<string | null>(null);
   const [imageOpen, setImageOpen] = useState(false);
-  const [publishOpen, setPublishOpen] = useState(false);
+  // What the publish dialog starts from, taken once when it opens (a fresh object per render would reset it).
+  const [publishFrom, setPublishFrom] = useState<ReturnType<typeof publishStart> | null>(null);
   const panel = usePanelWidth();
   const dirty = useRef(false);
   const saving = useRef<Promise<number | null> | null>(null);
@@ -178,7 +180,7 @@ export default function EditorPage() {
             {words} 字
           </span>
           <SaveIndicator state={save} onRetry={() => void saveNow()} />
-          <Button type="primary" onClick={() => void saveNow().then(() => setPublishOpen(true))} disabled={streaming || !words} data-testid="editor-publish">
+          <Button type="primary" onClick={() => void saveNow().then(() => setPublishFrom(publishStart(title, editor)))} disabled={streaming || !words} data-testid="editor-publish">
             发布
           </Button>
         </div>
@@ -233,18 +235,25 @@ export default function EditorPage() {
         onClose={() => setImageOpen(false)}
         onPick={(src) => editor?.chain().focus().insertContent({ type: 'image', attrs: { src } }).run()}
       />
-      {publishOpen ? (
+      {publishFrom ? (
         <Suspense fallback={null}>
           <PublishDialog
             open
-            onClose={() => setPublishOpen(false)}
+            onClose={() => setPublishFrom(null)}
             draftId={draftId ?? undefined}
-            initial={{ title, body: editor?.getText() ?? '', images: [], topics: [] }}
+            draftHtml={publishFrom.html}
+            initial={publishFrom.initial}
           />
         </Suspense>
       ) : null}
     </section>
   );
+}
+
+/** The dialog's starting content; the article's own images count towards a platform's image minimum. */
+function publishStart(title: string, editor: Editor | null) {
+  const html = editor?.getHTML() ?? '';
+  return { html, initial: { title, body: editor?.getText() ?? '', images: htmlImages(html), topics: [] as string[] } };
 }
 
 function SaveIndicator({ state, onRetry }: { state: SaveState; onRetry(): void }) {
