@@ -39,7 +39,7 @@ const stopper = (child: ChildProcess, cleanup?: () => void) => () =>
 export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-bench-'));
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_ANON_PER_MINUTE: '100000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await waitForUrl(child, /running at (http:\/\/localhost:\d+)/);

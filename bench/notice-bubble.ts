@@ -97,7 +97,7 @@ async function seed(c: Awaited<ReturnType<typeof createContainer>>) {
 
 /** GET /api/notice/bubble for 1,000 logged-in users (session lookup + unread count on PGlite) vs a bare Fastify route. */
 export async function run(): Promise<Record<string, unknown>> {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000', APP_SECRET_KEY: 'ab'.repeat(32), PORT: '0', HOST: '127.0.0.1' });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANON_PER_MINUTE: '1000000000', APP_SECRET_KEY: 'ab'.repeat(32), PORT: '0', HOST: '127.0.0.1' });
   const database = await openDatabase({ dataDir: null });
   const container = await createContainer(config, { database, logger: pino({ level: 'silent' }) });
   const app = await buildApp(container);

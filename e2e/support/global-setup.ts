@@ -74,6 +74,7 @@ export default async function globalSetup() {
       PORT: String(port),
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_ANON_PER_MINUTE: '100000',
       TRUST_PROXY: 'true',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',

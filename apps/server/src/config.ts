@@ -22,6 +22,7 @@ const schema = z.object({
   ROLES: z.string().default('web,worker,publisher'),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
   FEATURES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
 

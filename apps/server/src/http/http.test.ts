@@ -108,7 +108,7 @@ describe('config', () => {
 const redisUrls = process.env.TEST_REDIS_URL ? [process.env.TEST_REDIS_URL] : [];
 describe.each(redisUrls)('rate limits shared through Redis at %s', (redisUrl) => {
   it('counts requests from one address across two app instances', async () => {
-    const env = { REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '6' };
+    const env = { REDIS_URL: redisUrl, RATE_LIMIT_ANON_PER_MINUTE: '6' };
     const a = await startTestApp({ env });
     const b = await startTestApp({ env });
     try {
