@@ -56,7 +56,8 @@ export async function bindSandboxAccount(t: TestApp, token: string, identity: st
   const q = { connectionId: conn.data.connectionId };
   const scan = await t.call<LoginScanReply>('GET', publishApi(t, '/chrome/login/code/scan'), { token, query: q });
   if (!scan.data.scanUrl) throw new Error('no scan url');
-  await confirmOnPhone(scan.data.scanUrl, identity);
+  // The phone page link is a path on the server the client called.
+  await confirmOnPhone(new URL(scan.data.scanUrl, t.url).toString(), identity);
   await until(
     () => t.call<LoginScanReply>('GET', publishApi(t, '/chrome/login/code/scan'), { token, query: q }),
     (r) => r.data.scanState === 'confirmed',

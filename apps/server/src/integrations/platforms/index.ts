@@ -23,13 +23,15 @@ export interface PlatformDeps {
   pool: BrowserPool;
   /** Where the browser reaches the sandbox platform (known once the server listens). */
   sandboxBaseUrl: () => string;
+  /** The sandbox site is this server's own (links shown to users become paths on it). */
+  sandboxSameServer?: boolean;
 }
 
 export function createPlatforms(config: Config, deps: PlatformDeps): PlatformRegistry {
   const adapters = config.PUBLISH_PLATFORMS.map((id): PlatformAdapter => {
     switch (id) {
       case 'sandbox':
-        return new SandboxPlatformAdapter(deps.pool, deps.sandboxBaseUrl);
+        return new SandboxPlatformAdapter(deps.pool, deps.sandboxBaseUrl, deps.sandboxSameServer ?? false);
       case 'xiaohongshu':
         return new XiaohongshuAdapter(deps.pool, { creatorUrl: config.XHS_CREATOR_URL, edithUrl: config.XHS_EDITH_URL });
       case 'wechat_mp':

@@ -63,8 +63,21 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   constructor(
     pool: BrowserPool,
     private readonly baseUrl: () => string,
+    /**
+     * True when the sandbox site is served by the product itself (always, outside the contract suite). The
+     * browser automation reaches it at a loopback address, but users may open the product as `localhost`, a LAN
+     * address or a public name: links they see (avatar, note, phone page) become server-relative paths,
+     * so they load from whatever origin the page came from and the CSP's 'self' covers them.
+     */
+    private readonly sameServer = false,
   ) {
     super(pool);
+  }
+
+  /** A link shown to users, resolved against the page the automation read it from. */
+  private link(href: string, pageUrl: string): string {
+    const u = new URL(href, pageUrl);
+    return this.sameServer ? `${u.pathname}${u.search}${u.hash}` : u.toString();
   }
 
   private url(p: string) {
@@ -83,7 +96,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
 
   protected override async scanHint(page: Page): Promise<Record<string, string>> {
     const href = await page.locator(S.phoneLink).getAttribute('href').catch(() => null);
-    return href ? { scanUrl: new URL(href, page.url()).toString() } : {};
+    return href ? { scanUrl: this.link(href, page.url()) } : {};
   }
 
   protected async readScanState(page: Page): Promise<ScanState> {
@@ -108,7 +121,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
     const el = page.locator(S.creator);
     const [id, name, avatar, followers, notes] = await Promise.all(['data-id', 'data-name', 'data-avatar', 'data-followers', 'data-notes'].map((a) => el.getAttribute(a)));
     if (!id || !name) throw new TransientPlatformError('读取账号信息失败');
-    return { platformUserId: id, accountName: name, avatar: avatar ? new URL(avatar, page.url()).toString() : null, followerCount: Number(followers) || 0, noteCount: Number(notes) || 0 };
+    return { platformUserId: id, accountName: name, avatar: avatar ? this.link(avatar, page.url()) : null, followerCount: Number(followers) || 0, noteCount: Number(notes) || 0 };
   }
 
   protected async fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult> {
@@ -140,7 +153,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
     return {
       status: (await success.getAttribute('data-status')) === 'scheduled' ? 'scheduled' : 'published',
       noteId,
-      url: href ? new URL(href, page.url()).toString() : null,
+      url: href ? this.link(href, page.url()) : null,
     };
   }
 
@@ -154,7 +167,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
         created: Number(el.getAttribute('data-created')),
         href: (el.querySelector('a') as HTMLAnchorElement | null)?.href ?? '',
       })),
-    ).then((rows) => rows.map((r) => ({ id: r.id, title: r.title, url: r.href, createdAt: new Date(r.created), status: 'published' as const })));
+    ).then((rows) => rows.map((r) => ({ id: r.id, title: r.title, url: r.href ? this.link(r.href, page.url()) : '', createdAt: new Date(r.created), status: 'published' as const })));
   }
 
   private async api<T>(session: SessionBlob, p: string): Promise<T> {

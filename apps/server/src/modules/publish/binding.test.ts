@@ -76,6 +76,27 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     }
   });
 
+  it('gives links on the sandbox site as paths, so a page opened as localhost loads avatars from its own origin', async () => {
+    // The publisher's browser reaches the sandbox at 127.0.0.1; the user opens the product as localhost.
+    const viaLocalhost = t.url.replace('127.0.0.1', 'localhost');
+    const { tokenValue: token } = await loginByPhone(t); // an account list of its own
+    const conn = await t.call<LoginConnectReply>('POST', `${viaLocalhost}/publish-api/chrome/login/connect`, { token, body: { platform: 'sandbox' } });
+    const scan = await t.call<LoginScanReply>('GET', `${viaLocalhost}/publish-api/chrome/login/code/scan`, { token, query: { connectionId: conn.data.connectionId } });
+    expect(scan.data.scanUrl).toMatch(/^\/sandbox-platform\/m\/scan\?ticket=/);
+    await t.call('POST', `${viaLocalhost}/publish-api/chrome/connection/release`, { token, body: { connectionId: conn.data.connectionId } });
+
+    await bindSandboxAccount(t, token, '本机头像');
+    const list = await t.call<{ records: PlatformAccount[] }>('GET', `${viaLocalhost}/api/publish/account/list/v3`, { token, query: { pageNum: 1, pageSize: 200, platform: 'sandbox' } });
+    const avatar = list.data.records.find((r) => r.accountName === '本机头像')!.avatar!;
+    expect(avatar).toMatch(/^\/sandbox-platform\/avatar\/sbx\w+\.svg$/);
+    // Resolved by the browser against the page's origin: same origin, so the CSP's img-src 'self' allows it.
+    const img = new URL(avatar, `${viaLocalhost}/publish`);
+    expect(img.origin).toBe(new URL(viaLocalhost).origin);
+    const res = await fetch(img);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
   it('checks sessions, answers config and topic search through passthrough', async () => {
     const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token });
     const accountId = list.data.records[0]!.id;
