@@ -94,6 +94,9 @@ export type TaskCreateBody = z.infer<typeof taskCreateBody>;
 export const taskIdSchema = z.object({ taskId: z.string() });
 export const taskIdQuery = z.object({ taskId: z.string().min(1, '缺少 taskId').max(64) });
 export const taskStatuses = ['queued', 'running', 'succeeded', 'failed'] as const;
+/** Who wrote a task's or draft's text: a model, or the embedded offline writer (not AI, free). The UI labels it; the text never does. */
+export const generatedByValues = ['ai', 'offline'] as const;
+export type GeneratedBy = (typeof generatedByValues)[number];
 export const taskInfoSchema = z.object({
   taskId: z.string(),
   kind: z.enum(['article', 'ability']),
@@ -104,6 +107,7 @@ export const taskInfoSchema = z.object({
   draftId: z.number().int().nullable(),
   pointsCharged: z.number().int(),
   modelId: z.string(),
+  generatedBy: z.enum(generatedByValues),
   errorCode: z.number().int().nullable(),
   errorMsg: z.string().nullable(),
   createdAt: z.string(),
@@ -170,7 +174,12 @@ export const draftItemSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const draftDetailSchema = draftItemSchema.extend({ html: z.string(), markdown: z.string() });
+export const draftDetailSchema = draftItemSchema.extend({
+  html: z.string(),
+  markdown: z.string(),
+  /** Of the task that produced the draft; null for a draft the user started. */
+  generatedBy: z.enum(generatedByValues).nullable(),
+});
 export type DraftDetail = z.infer<typeof draftDetailSchema>;
 export const draftSaveBody = z
   .object({

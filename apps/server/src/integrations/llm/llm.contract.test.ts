@@ -38,12 +38,14 @@ describe.each(implementations)('LLM contract: %s', (_name, make) => {
 });
 
 describe('offline writer', () => {
-  it('labels its output as not AI and builds a structured draft from the user input', async () => {
+  it('declares itself not AI (as data, not inside the text) and builds a structured draft from the user input', async () => {
     const llm = new OfflineWriter();
     expect(llm.isAi).toBe(false);
     const { text } = await collect(llm, '城市骑行通勤的好处。骑行让通勤更健康，也更省钱。很多城市正在修建自行车专用道。');
-    expect(text.split('\n')[0]).toBe(OFFLINE_LABEL);
-    expect(text).toContain('# ');
+    // The text may be published as it is: the label is shown beside it by the UI, never written into it.
+    expect(text).not.toContain(OFFLINE_LABEL);
+    expect(text).not.toMatch(/离线写作助手|非AI/);
+    expect(text.startsWith('# ')).toBe(true);
     expect(text).toContain('## 导语');
     expect(text).toContain('骑行让通勤更健康');
     expect(text).toMatch(/## 一、/);

@@ -1,8 +1,12 @@
 import { keywords, sentences } from './chinese-text.js';
 import type { LlmChunk, LlmClient, LlmRequest, OfflineContext } from './types.js';
 
-/** First line of everything the offline writer produces. */
-export const OFFLINE_LABEL = '【离线写作助手生成，非AI模型】';
+/**
+ * How the product names offline-written work. It is carried as data (isAi = false; tasks and drafts say
+ * generatedBy 'offline') and shown by the UI beside the text, never written into the text: the body is the
+ * user's draft and may be published as it is.
+ */
+export const OFFLINE_LABEL = '离线写作助手生成，非AI';
 export const OFFLINE_MODEL_ID = 'offline';
 
 const NUMERALS = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
@@ -10,7 +14,7 @@ const NUMERALS = ['一', '二', '三', '四', '五', '六', '七', '八', '九',
 /**
  * The embedded default "model": it does not generate language. It arranges what the user gave (their own
  * sentences, the persona, quoted files and search results) into an honest structured draft with a clear
- * outline and places to fill in, and says so in the first line of its output and in `isAi = false`.
+ * outline and places to fill in. It says so through `isAi = false`, not inside the text it produces.
  */
 export class OfflineWriter implements LlmClient {
   readonly id = OFFLINE_MODEL_ID;
@@ -96,9 +100,7 @@ function article(ctx: OfflineContext): string {
   const kws = keywords([ctx.content, ...(ctx.quotes ?? []).map((q) => q.text.slice(0, 20_000))].join('\n'), 6);
   const title = guessTitle(ctx, kws);
   const p = ctx.persona;
-  const lines: string[] = [OFFLINE_LABEL, ''];
-  lines.push('> 本稿由砚的离线写作助手整理：它不调用任何AI模型，只把你的输入' + (ctx.quotes?.length ? '、引用文件' : '') + (ctx.sources?.length ? '、联网搜索结果' : '') + (p ? '和人设' : '') + '排成结构化草稿。方括号【】处请补充你自己的内容。', '');
-  lines.push(`# ${title}`, '');
+  const lines: string[] = [`# ${title}`, ''];
   if (p) {
     const who = [p.platform && `发布平台：${p.platform}`, p.industry && `行业：${p.industry}`, p.audience && `目标读者：${p.audience}`, p.tone && `语气：${p.tone}`].filter(Boolean).join('；');
     lines.push(`> 人设「${p.name}」${who ? `——${who}` : ''}`, '');
@@ -128,7 +130,6 @@ function ability(ctx: OfflineContext): string {
   const text = ctx.content;
   const own = sentences(text);
   const kws = keywords(text, 5);
-  const head = `${OFFLINE_LABEL}\n`;
   let body: string;
   switch (ctx.ability) {
     case 'shorten': {
@@ -162,7 +163,7 @@ function ability(ctx: OfflineContext): string {
     default:
       body = text;
   }
-  return mask(head + body, ctx.persona?.tabooWords);
+  return mask(body, ctx.persona?.tabooWords);
 }
 
 /** Mechanical clean-up only: whitespace, repeated punctuation, half-width punctuation between CJK characters. */
@@ -181,5 +182,5 @@ function titles(ctx: OfflineContext): string[] {
   const a = kws[0] ?? '这件事';
   const b = kws[1] ?? '方法';
   const templates = [`关于${a}，我想说的几件事`, `${a}的${b}：一篇讲清楚`, `做好${a}的5个${b}`, `为什么${a}越来越重要`, `从${a}到${b}，我的真实经验`, `${a}新手必看`, `一文读懂${a}`, `${a}，没你想的那么难`, `关于${b}的常见误区`, `${a}实用指南`];
-  return [OFFLINE_LABEL, ...templates.slice(0, ctx.count ?? 5)];
+  return templates.slice(0, ctx.count ?? 5);
 }

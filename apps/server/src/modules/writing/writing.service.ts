@@ -8,6 +8,7 @@ import type { UserService } from '../user/user.service.js';
 import { festivalsOf } from './festival.js';
 import { htmlToMarkdown, markdownToHtml, parseBlocks, stripMarkdown } from './markdown.js';
 import type { DraftRow, PersonaRow, WritingRepo } from './writing.repo.js';
+import { generatedBy } from './task.service.js';
 
 export const styleCards = [
   { id: 'deep-analysis', name: '深度长文', description: '先规划大纲、可联网查资料，逐节写作并审阅修改，适合观点文章与行业分析', writeType: 'deep', example: '写一篇分析2025年新能源汽车价格战对消费者影响的文章', tags: ['长文', '引用', '观点'] },
@@ -115,7 +116,8 @@ export class WritingService {
   async draft(userId: number, id: number): Promise<DraftDetail> {
     const d = await this.repo.draft(userId, id);
     if (!d) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
-    return { ...toDraftItem(d), html: d.html, markdown: d.markdown };
+    const task = d.taskId ? await this.repo.task(d.taskId) : undefined;
+    return { ...toDraftItem(d), html: d.html, markdown: d.markdown, generatedBy: task ? generatedBy(task.modelId) : null };
   }
 
   /** Autosave: creates without id, updates with it. Either body form is accepted; the other is derived. */

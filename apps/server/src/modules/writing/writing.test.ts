@@ -142,14 +142,13 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     expect(await balance(t, user.user.id)).toBe(before);
   });
 
-  it('offline deep task: charges article_deep, streams a labelled structured article, becomes a draft', async () => {
+  it('offline deep task: free, streams a structured article with no label in its text, says offline in info and draft', async () => {
     const before = await balance(t, user.user.id);
     const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', {
       token: user.tokenValue,
       body: { createType: 'article', writeType: 'deep', content: '城市骑行通勤的好处。骑行让通勤更健康，也更省钱。很多城市正在修建自行车专用道，骑行越来越安全。' },
     });
     expect(created.code).toBe(0);
-    expect(await balance(t, user.user.id)).toBe(before - 20);
     const { taskId } = created.data;
     const stream = await readSse(t, taskId, { token: user.tokenValue });
     expect(stream.status).toBe(200);
@@ -160,17 +159,25 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     const done = stream.events.at(-1)!;
     expect(done.event).toBe('done');
     const text = textOf(stream.events);
-    expect(text.split('\n')[0]).toBe(OFFLINE_LABEL);
+    // The body is the user's draft and may be published: no label, no note about the writer in it.
+    expect(text).not.toContain(OFFLINE_LABEL);
+    expect(text).not.toMatch(/离线写作助手|非AI/);
+    expect(text.startsWith('# ')).toBe(true);
     expect(text).toContain('## 导语');
     expect(text).toContain('骑行让通勤更健康');
 
     const info = await t.call<TaskInfo>('GET', '/mp/task/info', { token: user.tokenValue, query: { taskId } });
-    expect(info.data).toMatchObject({ status: 'succeeded', modelId: 'offline', pointsCharged: 20, draftId: done.data.draftId });
+    expect(info.data).toMatchObject({ status: 'succeeded', modelId: 'offline', generatedBy: 'offline', pointsCharged: 0, draftId: done.data.draftId });
     expect(info.data.text).toBe(text);
+    // Not AI, so not charged: the balance is untouched and no ledger row names the task.
+    expect(await balance(t, user.user.id)).toBe(before);
+    expect(await t.container.db.select().from(pointsLedger).where(eq(pointsLedger.idempotencyKey, `task:${taskId}`))).toEqual([]);
     const draft = await t.call<DraftDetail>('GET', '/writing/draft/detail', { token: user.tokenValue, query: { id: info.data.draftId! } });
     expect(draft.data.markdown).toBe(text);
     expect(draft.data.html).toContain('<h2>导语</h2>');
     expect(draft.data.taskId).toBe(taskId);
+    expect(draft.data.generatedBy).toBe('offline');
+    expect(draft.data.html).not.toContain('离线写作助手');
 
     // Another user cannot read it.
     const other = await loginByPhone(t);
@@ -207,14 +214,19 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     await commands['lexicon:add']!.run(t.container, { word });
     expect((await t.call('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', content: `介绍${word}` } })).code).toBe(ErrorCode.SENSITIVE_CONTENT);
     await t.container.jobs.idle();
-    expect(await balance(t, user.user.id)).toBe(before - 20);
+    // The one task that ran used the (free) offline writer.
+    expect(await balance(t, user.user.id)).toBe(before);
   });
 
-  it('refuses with POINTS_INSUFFICIENT and leaves no task behind', async () => {
+  it('refuses model-backed work with POINTS_INSUFFICIENT and leaves no task behind; the offline writer still works for free', async () => {
     const poor = await loginByPhone(t);
-    const res = await t.call<unknown>('POST', '/mp/task/create', { token: poor.tokenValue, body: { createType: 'article', content: '写一篇骑行文章' } });
+    const res = await t.call<unknown>('POST', '/mp/task/create', { token: poor.tokenValue, body: { createType: 'article', content: '写一篇骑行文章', modelConfigType: 'standin' } });
     expect(res.code).toBe(ErrorCode.POINTS_INSUFFICIENT);
     expect(await t.container.db.select().from(writingTasks).where(eq(writingTasks.userId, poor.user.id))).toEqual([]);
+    const offline = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: poor.tokenValue, body: { createType: 'article', content: '写一篇骑行文章' } });
+    expect(offline.code).toBe(0);
+    expect(await waitForTask(t, poor.tokenValue, offline.data.taskId)).toMatchObject({ status: 'succeeded', generatedBy: 'offline', pointsCharged: 0 });
+    expect(await balance(t, poor.user.id)).toBe(0);
   });
 
   it('validates the body and names the field', async () => {
@@ -225,10 +237,15 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     expect((await t.call('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', content: 'x', quoteFileIds: [999999] } })).code).toBe(ErrorCode.NOT_FOUND);
   });
 
-  it('stand-in model, deep: plan, sections with reasoning, review and revision; usage recorded', async () => {
+  it('stand-in model, deep: charged article_deep; plan, sections with reasoning, review and revision; usage recorded', async () => {
     const before = standin.received.length;
+    const points = await balance(t, user.user.id);
     const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', writeType: 'deep', content: '写一篇城市骑行通勤指南', modelConfigType: 'standin' } });
     expect(created.code).toBe(0);
+    expect(await balance(t, user.user.id)).toBe(points - 20);
+    expect(await t.container.db.select().from(pointsLedger).where(eq(pointsLedger.idempotencyKey, `task:${created.data.taskId}`))).toEqual([
+      expect.objectContaining({ kind: 'charge', delta: -20, reason: 'article_deep' }),
+    ]);
     const stream = await readSse(t, created.data.taskId, { token: user.tokenValue });
     const types = stream.events.map((e) => e.event);
     expect(types).toContain('title');
@@ -241,6 +258,10 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     const [task] = await t.container.db.select().from(writingTasks).where(eq(writingTasks.id, created.data.taskId));
     expect(task!.usage!.totalTokens).toBeGreaterThan(0);
     expect(task!.title).toBe('城市骑行通勤指南（修订）');
+    const info = await t.call<TaskInfo>('GET', '/mp/task/info', { token: user.tokenValue, query: { taskId: created.data.taskId } });
+    expect(info.data).toMatchObject({ generatedBy: 'ai', pointsCharged: 20 });
+    const draft = await t.call<DraftDetail>('GET', '/writing/draft/detail', { token: user.tokenValue, query: { id: info.data.draftId! } });
+    expect(draft.data.generatedBy).toBe('ai');
   });
 
   it('upstream failure mid-way: the task fails, partial text is kept, points refunded exactly once', async () => {
@@ -304,35 +325,39 @@ describe.each(testDbKinds)('AI writing on %s', (dbKind) => {
     expect(await balance(t, user.user.id)).toBe(before);
   });
 
-  it('abilities stream through the same task stream and charge the ability cost', async () => {
+  it('abilities stream through the same task stream; the offline writer is free, a model charges the ability cost', async () => {
     const before = await balance(t, user.user.id);
     const res = await t.call<{ taskId: string }>('POST', '/writing/ability/create', { token: user.tokenValue, body: { abilityType: 'shorten', text: '骑行让通勤更健康。骑行也更省钱。很多城市修了自行车道。周末也可以骑车去郊外。' } });
     expect(res.code).toBe(0);
     const stream = await readSse(t, res.data.taskId, { token: user.tokenValue });
     expect(stream.events.at(-1)).toMatchObject({ event: 'done', data: { draftId: null } });
-    expect(textOf(stream.events).startsWith(OFFLINE_LABEL)).toBe(true);
-    expect(await balance(t, user.user.id)).toBe(before - 2);
+    expect(textOf(stream.events)).not.toContain(OFFLINE_LABEL);
+    expect(textOf(stream.events).length).toBeGreaterThan(0);
+    expect(await balance(t, user.user.id)).toBe(before);
     expect((await t.call('POST', '/writing/ability/create', { token: user.tokenValue, body: { abilityType: 'persona', text: 'x' } })).msg).toBe('请选择人设');
     const viaModel = await t.call<{ taskId: string }>('POST', '/writing/ability/create', { token: user.tokenValue, body: { abilityType: 'tone', tone: 'humorous', text: '今天天气不错。', modelConfigType: 'standin' } });
     const s2 = await readSse(t, viaModel.data.taskId, { token: user.tokenValue });
     expect(s2.events.at(-1)!.event).toBe('done');
+    expect(await balance(t, user.user.id)).toBe(before - 2);
     expect(standin.received.at(-1)!.messages.at(-1)!.content).toContain('目标语气：幽默');
   });
 
-  it('title generation: offline marked isAi=false; charged 1 point, refunded when the model fails', async () => {
+  it('title generation: offline marked isAi=false and free; a model charges 1 point, refunded when it fails', async () => {
     const before = await balance(t, user.user.id);
     const off = await t.call<{ titles: string[]; isAi: boolean }>('POST', '/writing/title/generate', { token: user.tokenValue, body: { content: '城市骑行通勤让人更健康，也更省钱。', count: 3 } });
     expect(off.code).toBe(0);
     expect(off.data.isAi).toBe(false);
     expect(off.data.titles).toHaveLength(3);
+    expect(off.data.titles.join('')).not.toContain(OFFLINE_LABEL);
+    expect(await balance(t, user.user.id)).toBe(before);
     standin.script.push({ kind: 'reply', reply: { content: '1. 骑车上班的第100天\n2. “骑行通勤”真的省钱吗\n3. 城市骑行指南' } });
     const ai = await t.call<{ titles: string[]; isAi: boolean }>('POST', '/writing/title/generate', { token: user.tokenValue, body: { content: '城市骑行', count: 3, modelConfigType: 'standin' } });
     expect(ai.data).toEqual({ titles: ['骑车上班的第100天', '“骑行通勤”真的省钱吗', '城市骑行指南'], isAi: true });
-    expect(await balance(t, user.user.id)).toBe(before - 2);
+    expect(await balance(t, user.user.id)).toBe(before - 1);
     standin.script.push({ kind: 'http-error', status: 401, error: { message: 'bad key', code: 'invalid_api_key' } });
     const failed = await t.call('POST', '/writing/title/generate', { token: user.tokenValue, body: { content: '城市骑行', modelConfigType: 'standin' } });
     expect(failed.code).toBe(ErrorCode.AI_UPSTREAM_FAILED);
-    expect(await balance(t, user.user.id)).toBe(before - 2);
+    expect(await balance(t, user.user.id)).toBe(before - 1);
   });
 
   it('drafts: save (autosave), list, detail, export docx and md, delete', async () => {
