@@ -118,7 +118,7 @@ export async function run() {
       await reader.cancel();
       const t1 = performance.now();
       const taskId = await create();
-      const sse = await fetch(`${url}/api/mp/task/stream/${taskId}?token=${token}`);
+      const sse = await fetch(`${url}/api/mp/task/stream/${taskId}`, { headers: { [TOKEN_NAME]: token } });
       const r = await consumeSse(sse, t1);
       if (i >= 2) {
         direct.push(d);
@@ -134,7 +134,7 @@ export async function run() {
       ids.map(async (id) => {
         if (id instanceof Error) return { ok: false, why: id.message, firstDeltaMs: null as number | null };
         try {
-          const res = await fetch(`${url}/api/mp/task/stream/${id}?token=${token}`);
+          const res = await fetch(`${url}/api/mp/task/stream/${id}`, { headers: { [TOKEN_NAME]: token } });
           const r = await consumeSse(res, t2);
           return { ok: r.end === 'done', why: r.end ?? 'stream ended early', firstDeltaMs: r.firstDeltaMs };
         } catch (err) {

@@ -13,6 +13,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
+import { RequestLogController } from './logger.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installAuthGuard } from './http/auth-guard.js';
 import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
@@ -53,6 +54,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     ...frameworkErrorOptions,
+    logController: new RequestLogController(),
   });
   installClosingGuard(app);
   // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.

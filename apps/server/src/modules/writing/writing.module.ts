@@ -17,6 +17,7 @@ import type { SessionService } from '../auth/session.service.js';
 import type { UserService } from '../user/user.service.js';
 import { FileService } from './file.service.js';
 import { SensitiveLexicon } from './lexicon.js';
+import { StreamTicketService } from './stream-ticket.service.js';
 import { TaskSignals } from './task-sink.js';
 import { WritingTaskService, type PointsPort } from './task.service.js';
 import { WritingRepo } from './writing.repo.js';
@@ -51,12 +52,13 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   tasks.register(config.WRITING_CONCURRENCY);
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const files = new FileService(repo, storage, d.log);
+  const tickets = new StreamTicketService(d.db, d.clock);
   const sandboxes = [
     config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)',
     !search.enabled && 'search (none: online search not configured)',
   ].filter(Boolean) as string[];
   return {
-    llms, search, storage, repo, lexicon, signals, tasks, writing, files, sandboxes,
+    llms, search, storage, repo, lexicon, signals, tasks, writing, files, tickets, sandboxes,
     /** Graceful shutdown: running tasks are put back in the queue, then open event streams end (clients reconnect). */
     async shutdown() {
       await tasks.shutdown();
@@ -72,7 +74,7 @@ export type WritingModule = ReturnType<typeof createWriting>;
 
 /** Routes under /api. */
 export async function registerWriting(api: FastifyInstance, w: WritingModule, sessions: SessionService, config: Config) {
-  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, files: w.files, sessions, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
+  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, files: w.files, sessions, tickets: w.tickets, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
 }
 
 /** Uploaded images under /uploads/ (public keys only; quoted documents are never served). */
