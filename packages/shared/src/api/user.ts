@@ -60,6 +60,8 @@ export const settingDefinitions = {
   doNotDisturb: { label: '免打扰', default: '0', values: null },
   autoSaveDraft: { label: '自动保存草稿', default: 'true', values: ['true', 'false'] },
   defaultWriteType: { label: '默认写作模式', default: 'deep', values: ['deep', 'quick', 'imitate', 'rewrite'] },
+  // Kept on the server so "稍后填写" is remembered across reloads and devices.
+  profilePromptDismissed: { label: '不再提示完善创作者资料', default: 'false', values: ['true', 'false'] },
 } as const satisfies Record<string, { label: string; default: string; values: readonly string[] | null }>;
 export type SettingKey = keyof typeof settingDefinitions;
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];

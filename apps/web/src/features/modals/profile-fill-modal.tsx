@@ -23,6 +23,12 @@ export default function ProfileFillModal() {
   const open = useGlobalStore((s) => s.modalVisibleMap.profileFill);
   const [busy, setBusy] = useState(false);
   const close = () => useGlobalStore.getState().closeModal('profileFill');
+  // "稍后填写" (or the close button) is remembered per user on the server, so reloads do not ask again;
+  // the user menu still opens the form on purpose.
+  const dismiss = () => {
+    close();
+    void userApi.updateSetting('profilePromptDismissed', 'true').catch(() => {});
+  };
 
   const submit = async (v: { creatorType: FillInfoBody['creatorType']; industries?: string[]; customIndustries?: string[]; creationPlatform?: FillInfoBody['creationPlatform'] }) => {
     setBusy(true);
@@ -44,7 +50,7 @@ export default function ProfileFillModal() {
   };
 
   return (
-    <Modal open={open} onCancel={close} footer={null} title="完善创作者资料" destroyOnHidden>
+    <Modal open={open} onCancel={dismiss} footer={null} title="完善创作者资料" destroyOnHidden>
       <Form layout="vertical" onFinish={submit} data-testid="profile-fill">
         <p className="muted">告诉我们你的创作方向，AI 会写得更贴合你。</p>
         <Form.Item name="creatorType" label="创作者类型" rules={[{ required: true, message: '请选择创作者类型' }]}>
@@ -60,7 +66,9 @@ export default function ProfileFillModal() {
           <Checkbox.Group options={creationPlatforms.map((v) => ({ value: v, label: platformLabels[v] }))} />
         </Form.Item>
         <div className="modal-actions">
-          <Button onClick={close}>稍后填写</Button>
+          <Button onClick={dismiss} data-testid="profile-fill-later">
+            稍后填写
+          </Button>
           <Button type="primary" htmlType="submit" loading={busy}>
             保存
           </Button>

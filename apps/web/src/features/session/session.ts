@@ -49,7 +49,7 @@ export function applyProfile(user: UserProfile): void {
     hwPoints: pointsFrom(vip),
   });
   global().setProvidedProfile(user.userProfile);
-  if (!user.userProfile) global().openModal('profileFill');
+  // The profile-fill prompt is decided in loadSettings: a user who chose "稍后填写" is not asked again.
   setFlagUser({ id: user.id, phone: user.phone });
 }
 
@@ -119,6 +119,9 @@ async function loadSettings(): Promise<void> {
       if (item.settingKey === 'notificationEnable') n.setEnable(item.settingValue !== 'false');
       if (item.settingKey === 'doNotDisturb') n.setDonotDisturb(item.settingValue || '0');
     }
+    // Asked once: without a profile, and only until the user has dismissed the prompt.
+    const dismissed = list.some((item) => item.settingKey === 'profilePromptDismissed' && item.settingValue === 'true');
+    if (!dismissed && global().modalVisibleMap.isProvidedProfile === false) global().openModal('profileFill');
   } catch {
     // Background call: defaults stay.
   }

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Form, Input, List, Popconfirm, Select, Skeleton } from 'antd';
+import { Alert, Button, Empty, Form, Input, List, Popconfirm, Result, Select, Skeleton } from 'antd';
+import { ErrorCode } from '@inkstone/shared';
 import { PageFrame } from '../../components/page-frame';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { writingApi, type Persona } from '../../api/writing';
+import { get, isApiError } from '../../api/request';
 import { toast } from '../../features/notifications/toasts';
 import '../../features/writing/writing.css';
 
@@ -29,11 +31,22 @@ export default function PersonaPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [form] = Form.useForm<FormValues>();
-  const id = personaId && personaId !== 'new' && /^\d+$/.test(personaId) ? Number(personaId) : null;
+  const isNew = personaId === 'new';
+  const id = !isNew && personaId && /^\d+$/.test(personaId) ? Number(personaId) : null;
+  /** An address that cannot name a persona (/accountManager/persona/abc) is a not-found, not a blank form. */
+  const badAddress = !isNew && id === null;
   const loggedIn = isLogin === true;
 
   const list = useQuery({ queryKey: ['persona', 'list'], queryFn: writingApi.personas, enabled: loggedIn });
-  const detail = useQuery({ queryKey: ['persona', 'detail', id], queryFn: () => writingApi.persona(id!), enabled: loggedIn && id !== null });
+  const detail = useQuery({
+    queryKey: ['persona', 'detail', id],
+    // Silent: the page itself says what went wrong, once (a toast per retry said it several times).
+    queryFn: () => get<Persona>('/persona/detail', { id }, { silent: true }),
+    enabled: loggedIn && id !== null,
+    // A server answer (e.g. 1002 不存在) will not change on retry; only a dropped connection is retried.
+    retry: (failures, err) => !(isApiError(err) && err.kind === 'code') && failures < 2,
+  });
+  const notFound = badAddress || (detail.isError && isApiError(detail.error) && detail.error.code === ErrorCode.NOT_FOUND);
 
   useEffect(() => {
     form.setFieldsValue(id === null ? empty : detail.data ? toForm(detail.data) : empty);
@@ -83,7 +96,7 @@ export default function PersonaPage() {
   }
 
   return (
-    <PageFrame testId="page-persona" title={id === null ? '新建人设' : '编辑人设'} extra={<Link to="/accountManager">返回账号管理</Link>}>
+    <PageFrame testId="page-persona" title={notFound ? '人设不存在' : id === null ? '新建人设' : '编辑人设'} extra={<Link to="/accountManager">返回账号管理</Link>}>
       <div className="persona-layout">
         <aside className="persona-list" data-testid="persona-list">
           <Button block type="dashed" onClick={() => navigate('/accountManager/persona/new')} style={{ marginBottom: 8 }}>
@@ -105,8 +118,36 @@ export default function PersonaPage() {
         </aside>
         <div className="persona-form">
           {id !== null && detail.isLoading ? <Skeleton active /> : null}
-          {id !== null && detail.isError ? <Alert type="error" showIcon title="人设不存在或已删除" /> : null}
-          <Form<FormValues> form={form} layout="vertical" initialValues={empty} onFinish={(v) => void onSave(v)} data-testid="persona-form" hidden={id !== null && !detail.data}>
+          {notFound ? (
+            <Result
+              status="404"
+              title="人设不存在或已删除"
+              subTitle="它可能已被删除，或者链接有误。"
+              data-testid="persona-not-found"
+              extra={[
+                <Button key="new" type="primary" onClick={() => navigate('/accountManager/persona/new')}>
+                  新建人设
+                </Button>,
+                <Button key="back" onClick={() => navigate('/accountManager')}>
+                  返回账号管理
+                </Button>,
+              ]}
+            />
+          ) : null}
+          {!notFound && detail.isError ? (
+            <Result
+              status="warning"
+              title="人设加载失败"
+              subTitle="请检查网络后重试。"
+              data-testid="persona-load-failed"
+              extra={
+                <Button type="primary" onClick={() => void detail.refetch()}>
+                  重试
+                </Button>
+              }
+            />
+          ) : null}
+          <Form<FormValues> form={form} layout="vertical" initialValues={empty} onFinish={(v) => void onSave(v)} data-testid="persona-form" hidden={badAddress || (id !== null && !detail.data)}>
             <Form.Item name="name" label="人设名称" rules={[{ required: true, whitespace: true, message: '请输入人设名称' }, { max: 30, message: '人设名称最多30字' }]}>
               <Input maxLength={30} placeholder="例如：职场成长博主" />
             </Form.Item>
