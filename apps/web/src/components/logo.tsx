@@ -2,9 +2,9 @@ import { Link } from 'react-router';
 
 export function Logo() {
   return (
-    <Link to="/" className="logo" aria-label="砚 Inkstone 首页">
+    <Link to="/" className="logo" aria-label="砚 首页">
       <span className="logo-mark">砚</span>
-      <span className="logo-text">Inkstone</span>
+      <span className="logo-text">AI 写作</span>
     </Link>
   );
 }

@@ -7,7 +7,7 @@ export default function LoginModal() {
   const open = useGlobalStore((s) => s.modalVisibleMap.login);
   const close = () => useGlobalStore.getState().closeModal('login');
   return (
-    <Modal open={open} onCancel={close} footer={null} width={420} destroyOnHidden title="登录砚 Inkstone">
+    <Modal open={open} onCancel={close} footer={null} width={420} destroyOnHidden title="登录砚">
       <div data-testid="login-modal">
         <Tabs
           items={[
