@@ -9,8 +9,8 @@ export default defineConfig({
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
   workers: 2,
-  // One retry in CI only: the 2-core CI machine makes timing-sensitive browser steps occasionally slow; a real failure fails twice.
-  retries: process.env.CI ? 1 : 0,
+  // No retries: every spec waits for the state it needs (not for time), so a failure is a real one.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

@@ -1,4 +1,4 @@
-import { test, expect, apiLogin, latestCode, mintHandoverToken, randomPhone, seedSession } from '../support/fixtures.js';
+import { test, expect, apiLogin, latestCode, mintHandoverToken, openUserMenu, randomPhone, seedSession } from '../support/fixtures.js';
 
 test('SMS login end to end: sandbox outbox, profile fill, nickname, logout', async ({ page, request }) => {
   const phone = randomPhone();
@@ -39,14 +39,14 @@ test('SMS login end to end: sandbox outbox, profile fill, nickname, logout', asy
   await expect(page.getByTestId('page-home')).toBeVisible();
   await expect(page.locator('.ant-tour')).toHaveCount(0);
 
-  await page.getByTestId('user-menu').click();
-  await page.getByText('修改昵称').click();
+  await (await openUserMenu(page)).getByRole('menuitem', { name: '修改昵称' }).click();
   await page.getByLabel('新昵称').fill('砚台测试');
   await page.getByTestId('change-nickname').getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByTestId('user-nickname')).toHaveText('砚台测试');
 
-  await page.getByTestId('user-menu').click();
-  await page.getByText('退出登录').click();
+  const loggedOut = page.waitForResponse('**/api/auth/logout*');
+  await (await openUserMenu(page)).getByRole('menuitem', { name: '退出登录' }).click();
+  await loggedOut;
   await expect(page.getByTestId('header-login')).toBeVisible();
   // The server session is really gone.
   const isLogin = await (await request.get('/api/auth/isLogin', { headers: { 'inkstone-token': token! } })).json();

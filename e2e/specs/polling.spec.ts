@@ -1,4 +1,4 @@
-import { test, expect, apiLogin, seedSession } from '../support/fixtures.js';
+import { test, expect, apiLogin, openUserMenu, seedSession } from '../support/fixtures.js';
 
 test('polls the notice bubble every 15 s while logged in and stops on logout', async ({ page, request }) => {
   const s = await apiLogin(request);
@@ -19,8 +19,7 @@ test('polls the notice bubble every 15 s while logged in and stops on logout', a
     expect(bubbles).toBe(expected);
   }
 
-  await page.getByTestId('user-menu').click();
-  await page.getByText('退出登录').click();
+  await (await openUserMenu(page)).getByRole('menuitem', { name: '退出登录' }).click();
   // The fake clock also holds the menu's close animation and React's commit timers: let a second pass.
   await page.clock.runFor(1_000);
   await expect(page.getByTestId('header-login')).toBeVisible();

@@ -1,4 +1,4 @@
-import { test, expect, apiLogin, seedSession } from '../support/fixtures.js';
+import { test, expect, apiLogin, openUserMenu, seedSession } from '../support/fixtures.js';
 
 test('401 on a background call logs out quietly: no login modal', async ({ page }) => {
   await seedSession(page, { tokenName: 'inkstone-token', tokenValue: 'garbage-token-that-was-never-issued' });
@@ -23,8 +23,7 @@ test('430 on a normal call opens the login modal; on a background call it does n
   const out = await (await request.get('/api/auth/logout', { headers: { [s.tokenName]: s.tokenValue } })).json();
   expect(out.code).toBe(0);
 
-  await page.getByTestId('user-menu').click();
-  await page.getByText('修改昵称').click();
+  await (await openUserMenu(page)).getByRole('menuitem', { name: '修改昵称' }).click();
   await page.getByLabel('新昵称').fill('新的昵称');
   const res = page.waitForResponse('**/api/user/change-nickname?*');
   await page.getByTestId('change-nickname').getByRole('button', { name: /保\s*存/ }).click();

@@ -120,3 +120,17 @@ export async function recordNotifications(page: Page) {
 
 export const shownNotifications = (page: Page) =>
   page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
+
+/**
+ * Opens the header's user menu and returns it once it can take a click. The menu code loads after first
+ * paint (the button is a disabled placeholder until then), and antd keeps a closed menu in the DOM: only
+ * the open one is returned, so a click never lands on a stale or not yet mounted menu.
+ */
+export async function openUserMenu(page: Page) {
+  const trigger = page.getByTestId('user-menu');
+  await expect(trigger).toBeEnabled();
+  await trigger.click();
+  const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menu');
+  await expect(menu).toBeVisible();
+  return menu;
+}

@@ -26,8 +26,9 @@ export function UserArea() {
       </div>
     );
   }
-  const userButton = (
-    <button type="button" className="user-button" data-testid="user-menu">
+  const userButton = (placeholder: boolean) => (
+    // Until the menu code has loaded, the button is a disabled placeholder: a click then would open nothing.
+    <button type="button" className="user-button" data-testid="user-menu" disabled={placeholder} aria-busy={placeholder || undefined}>
       <Avatar size="small">{nickname.slice(0, 1) || '砚'}</Avatar>
       <span data-testid="user-nickname">{nickname}</span>
       {isVip ? <span className="vip-tag">VIP</span> : null}
@@ -45,8 +46,8 @@ export function UserArea() {
           <BellOutlined style={{ fontSize: 18 }} />
         </Badge>
       </Link>
-      <Suspense fallback={userButton}>
-        <UserMenu>{userButton}</UserMenu>
+      <Suspense fallback={userButton(true)}>
+        <UserMenu>{userButton(false)}</UserMenu>
       </Suspense>
     </div>
   );
