@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_NAME } from '@inkstone/shared';
 import type { SessionInfo, SessionService } from '../modules/auth/session.service.js';
 import { notLoggedIn } from './errors.js';
@@ -73,14 +73,26 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionService)
   });
 }
 
+/** How long a refused upload's connection stays half-open so the client can read the answer before the reset. */
+const lingerMs = 2000;
+
 /**
  * Node drains an unread request body after the reply so the connection can be reused, which would read a 1 GiB
- * upload to the end just to throw it away. Closing the connection instead stops reading at once.
+ * upload to the end just to throw it away. Instead, once the answer is written the connection is half-closed
+ * (FIN: the client sees the answer and the end), reading stops (TCP flow control stalls the sender) and the
+ * socket is dropped a little later. Closing at once would reset it and could destroy the answer in flight.
  */
-function refuseBody(request: FastifyRequest, reply: { header(name: string, value: string): unknown }): void {
+function refuseBody(request: FastifyRequest, reply: FastifyReply): void {
   const h = request.headers;
   const hasBody = h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
-  if (hasBody) reply.header('connection', 'close');
+  if (!hasBody) return;
+  const socket = request.raw.socket;
+  reply.raw.once('finish', () => {
+    socket.end();
+    // After Node's own drain has resumed the socket (next tick), stop reading.
+    setImmediate(() => socket.pause());
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+  });
 }
 
 export function userIdOf(request: FastifyRequest): number {

@@ -1,0 +1,187 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@inkstone/shared';
+import { startTestApp, type TestApp } from '../test/app.js';
+import { loginByPhone } from '../test/auth-helpers.js';
+import { testDbKinds } from '../test/database.js';
+import { parseResponse, rawRequest } from './raw-http.js';
+
+const hasChinese = /[\u4e00-\u9fff]/;
+
+describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ db: dbKind });
+    token = (await loginByPhone(t)).tokenValue;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('NUL bytes', () => {
+    it('are refused in the query, naming the field', async () => {
+      const res = await t.call('GET', '/auth/isRegister?phoneOrOpenId=a%00b');
+      expect(res).toMatchObject({ status: 200, code: ErrorCode.VALIDATION, msg: 'phoneOrOpenId：不能包含空字符' });
+    });
+
+    it('are refused in a JSON body, naming the (nested) field', async () => {
+      const res = await t.call('POST', '/persona/save', { token, body: { name: 'a\u0000b' } });
+      expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'name：不能包含空字符' });
+      const nested = await t.call('POST', '/persona/save', { token, body: { name: '人设', tabooWords: ['ok', 'x\u0000'] } });
+      expect(nested).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'tabooWords.1：不能包含空字符' });
+    });
+
+    it('are refused in path parameters and in object keys, without echoing the key', async () => {
+      const param = await t.call('GET', '/features/a%00b');
+      expect(param).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'clientKey：不能包含空字符' });
+      const key = await t.call('POST', '/engine/v2/log/collect', { body: { level: 'info', extra: { 'k\u0000<x>': 1 } } });
+      expect(key).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'extra：不能包含空字符' });
+      expect(key.msg).not.toContain('<x>');
+    });
+
+    it('are refused in form bodies too', async () => {
+      const res = await t.call('POST', '/auth/doLogin0', {
+        rawBody: 'phone=13800138000&code=12%0034',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'code：不能包含空字符' });
+    });
+  });
+
+  describe('PostgreSQL text errors', () => {
+    it('map to 1001 when NUL reaches the database past the guard', async () => {
+      // The multipart upload reads its fields in the handler, after the guard: the database refuses the name.
+      const form = new FormData();
+      form.append('file', new Blob(['正文内容'], { type: 'text/plain' }), 'a\u0000b.txt');
+      const res = await fetch(`${t.url}/api/writing/file/upload`, { method: 'POST', headers: { 'inkstone-token': token }, body: form });
+      const env = (await res.json()) as { code: number; msg: string };
+      expect(env.code).toBe(ErrorCode.VALIDATION);
+      expect(env.msg).toMatch(hasChinese);
+    });
+  });
+
+  describe('JSON nesting', () => {
+    it('refuses bodies nested deeper than 64 levels with a validation error', async () => {
+      const deep = '['.repeat(5000) + ']'.repeat(5000);
+      const res = await t.call('POST', '/engine/v2/log/collect', { rawBody: `{"a":${deep}}`, headers: { 'content-type': 'application/json' } });
+      expect(res).toMatchObject({ status: 200, code: ErrorCode.VALIDATION });
+      expect(res.msg).toContain('嵌套层级');
+      const fine = await t.call('POST', '/engine/v2/log/collect', { body: { a: JSON.parse('['.repeat(60) + ']'.repeat(60)) } });
+      expect(fine.code).toBe(0);
+      const alive = await fetch(`${t.url}/healthz`);
+      expect(alive.status).toBe(200);
+    });
+  });
+
+  describe('framework-level errors stay in the envelope and never echo the input', () => {
+    const marker = 'ECHO_MARKER_7f3a';
+
+    it('a URL over 16 KiB (HTTP 431 from Node)', async () => {
+      const res = await rawRequest(t.url, `GET /api/auth/isRegister?phoneOrOpenId=${marker}${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
+      expect(res.status).toBe(200);
+      const env = JSON.parse(res.body) as { code: number; msg: string };
+      expect(env.code).toBe(ErrorCode.VALIDATION);
+      expect(env.msg).toMatch(hasChinese);
+      expect(res.text).not.toContain(marker);
+      expect(res.closed).toBe(true);
+    });
+
+    it('a malformed request line (HTTP 400 from Node)', async () => {
+      const res = await rawRequest(t.url, `GET /api/${marker} HTTP/1.1\r\nHost: a\r\nBad Header Line\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.VALIDATION, msg: '请求格式不正确' });
+      expect(res.text).not.toContain(marker);
+    });
+
+    it('a path parameter over 100 characters (HTTP 414 from Fastify)', async () => {
+      const res = await t.call('GET', `/features/${marker}${'y'.repeat(200)}`);
+      expect(res).toMatchObject({ status: 200, code: ErrorCode.VALIDATION, msg: '路径参数过长' });
+      expect(JSON.stringify(res)).not.toContain(marker);
+    });
+
+    it('a broken percent-encoding in the path (HTTP 400 from the router)', async () => {
+      const res = await rawRequest(t.url, `GET /api/features/${marker}%E0%A4%A HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.VALIDATION, msg: '网址格式不正确' });
+      expect(res.text).not.toContain(marker);
+    });
+
+    it('an unsupported content type, a wrong method and an unknown path', async () => {
+      const media = await t.call('POST', '/auth/doLogin0', { rawBody: `<x>${marker}</x>`, headers: { 'content-type': 'application/xml' } });
+      expect(media).toMatchObject({ status: 200, code: ErrorCode.VALIDATION, msg: '不支持的请求内容类型' });
+      const method = await t.call('PATCH', '/auth/isLogin');
+      expect(method).toMatchObject({ status: 200, code: ErrorCode.NOT_FOUND, msg: '接口不存在' });
+      const publishApi = await t.call('DELETE', `${t.url}/publish-api/${marker}`);
+      expect(publishApi).toMatchObject({ status: 200, code: ErrorCode.NOT_FOUND });
+      expect(JSON.stringify([media, method, publishApi])).not.toContain(marker);
+    });
+  });
+
+  describe('an unauthenticated upload', () => {
+    it('is refused before its body is read, and the connection is closed', async () => {
+      const { hostname, port } = new URL(t.url);
+      const socket = net.connect(Number(port), hostname);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const started = Date.now();
+      socket.write(
+        'POST /api/writing/file/upload HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=zz\r\n' +
+          `Content-Length: ${1024 ** 3}\r\n\r\n`,
+      );
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      let sent = 0;
+      let received = '';
+      let closedAt = 0;
+      socket.on('data', (d) => (received += d.toString('utf8')));
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => {
+        closedAt = Date.now();
+        resolve();
+      }));
+      // Keep sending (a body that would take a GiB) until the server hangs up or 5 s pass.
+      const pump = (async () => {
+        while (!socket.destroyed && Date.now() - started < 5000) {
+          if (!socket.write(chunk)) await new Promise((r) => setTimeout(r, 5));
+          sent += chunk.length;
+          if (sent % (1024 * 1024) === 0) await new Promise((r) => setImmediate(r));
+        }
+      })();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 6000))]);
+      await pump;
+      socket.destroy();
+      const res = parseResponse(received, true);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.NOT_LOGGED_IN });
+      expect(closedAt).toBeGreaterThan(0);
+      expect(closedAt - started).toBeLessThan(3000);
+      expect(sent).toBeLessThan(256 * 1024 * 1024);
+    });
+  });
+});
+
+describe('shutting down', () => {
+  it('answers a request that arrives while closing with the envelope, not a raw 503', async () => {
+    const t = await startTestApp();
+    const { hostname, port } = new URL(t.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let received = '';
+    socket.on('data', (d) => (received += d.toString('utf8')));
+    socket.on('error', () => undefined);
+    // The first request holds the connection open (its body is still to come) while the server starts closing.
+    socket.write('POST /api/auth/doLogin0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = t.app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    // Finish it and pipeline a second request behind it: the second arrives during shutdown.
+    socket.write('{}GET /api/auth/isLogin HTTP/1.1\r\nHost: a\r\n\r\n');
+    await Promise.race([new Promise((r) => socket.once('close', r)), new Promise((r) => setTimeout(r, 3000))]);
+    socket.destroy();
+    await closing;
+    await t.container.close();
+    const second = received.slice(received.indexOf('HTTP/1.1', 10));
+    const res = parseResponse(second, true);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.SERVER_ERROR, msg: '服务正在重启，请稍后再试' });
+  });
+});
