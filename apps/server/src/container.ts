@@ -30,6 +30,7 @@ import { RecallRepo } from './modules/activity/recall.repo.js';
 import { RecallService } from './modules/activity/recall.service.js';
 import { createPublishing } from './modules/publish/publish.module.js';
 import { createWriting } from './modules/writing/writing.module.js';
+import { createSafeFetch } from './integrations/fetch/index.js';
 import { createGraphic } from './modules/graphic/graphic.module.js';
 
 export interface ContainerOptions {
@@ -80,6 +81,9 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const notices = new NoticeService(noticeRepo, clock);
   const recall = new RecallService(new RecallRepo(db), clock);
 
+  // One SSRF-safe client for every URL a user supplies; storage comes from writing, which owns uploads.
+  const fetcher = createSafeFetch(config);
+  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, dataDir: opts.database ? null : config.DATA_DIR });
   const publishing = createPublishing(config, {
     db,
     key,
@@ -88,10 +92,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     jobs,
     publicUrl,
     dataDir: opts.database ? null : config.DATA_DIR,
+    storage: writing.storage,
+    fetcher,
     notify: personalNotices.notify,
   });
-
-  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, dataDir: opts.database ? null : config.DATA_DIR });
   const graphic = createGraphic({ storage: writing.storage, files: writing.repo, log });
   const feedback = new FeedbackService(db, writing.storage, personalNotices, clock);
 
@@ -108,7 +112,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     publicUrl,
     redis,
     jobs,
-    integrations: { sms, wechat, payments },
+    integrations: { sms, wechat, payments, fetcher },
     sandboxes,
     publishing,
     writing,
@@ -118,6 +122,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
       await jobs.close();
       await publishing.close();
       writing.close();
+      await fetcher.close();
       redis?.disconnect();
       await database.close();
     },

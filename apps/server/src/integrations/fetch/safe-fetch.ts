@@ -139,6 +139,16 @@ export class SafeFetch implements SafeFetcher {
     return { ...res, ...kind };
   }
 
+  check(url: string): FetchRefusedError | null {
+    try {
+      this.parse(url);
+      return null;
+    } catch (err) {
+      if (err instanceof FetchRefusedError) return err;
+      throw err;
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.guarded.close(), this.open?.close()]);
   }

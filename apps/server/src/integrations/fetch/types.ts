@@ -67,5 +67,7 @@ export interface SafeFetcher {
   get(url: string, opts?: SafeFetchOptions): Promise<FetchedBody>;
   /** GET of an image: `image/*` content type and png/jpeg/gif/webp magic bytes, 10 MB unless told otherwise. */
   image(url: string, opts?: SafeFetchOptions): Promise<FetchedImage>;
+  /** What would refuse `url` before any connection (scheme, literal inner address), or null; no DNS, no I/O. */
+  check(url: string): FetchRefusedError | null;
   close(): Promise<void>;
 }

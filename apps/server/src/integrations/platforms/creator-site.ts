@@ -156,7 +156,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   }
 
   async publish(accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult> {
-    const images = await loadImages(content.images);
+    const images = await loadImages(content.images, opts.images);
     return this.withPage(accountKey, session, '发布失败', async (page, context) => {
       let evidence: Buffer | undefined;
       try {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +29,8 @@ interface Note {
   title: string;
   body: string;
   images: number;
+  /** SHA-256 of each uploaded image, so tests can tell which picture arrived. */
+  imageSha256?: string[];
   topics: string[];
   createdAt: number;
   scheduledAt: number | null;
@@ -245,10 +247,12 @@ tick()})();`),
         if (!c) return reply;
         const fields: Record<string, string> = {};
         let images = 0;
+        const imageSha256: string[] = [];
         for await (const part of req.parts()) {
           if (part.type === 'file') {
             const buf = await part.toBuffer();
             if (buf.length > 0) images += 1;
+            if (buf.length > 0) imageSha256.push(createHash('sha256').update(buf).digest('hex'));
           } else fields[part.fieldname] = String(part.value ?? '');
         }
         const failure = this.takeFailure(['before_submit', 'after_submit', 'captcha', 'reject', 'rate_limit']);
@@ -271,6 +275,7 @@ tick()})();`),
           title,
           body,
           images,
+          imageSha256,
           topics: (fields.topics ?? '').split(/[,，#\s]+/).filter(Boolean).slice(0, 10),
           createdAt: Date.now(),
           scheduledAt: Number.isFinite(scheduledAt) ? scheduledAt : null,

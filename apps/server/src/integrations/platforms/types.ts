@@ -1,3 +1,5 @@
+import type { ImageLoader } from './images.js';
+
 /**
  * One interface for every publishing platform. Shared code (binding, publishing jobs, engagement)
  * only talks to this; nothing outside `integrations/platforms/<vendor>` knows a platform's quirks.
@@ -72,6 +74,8 @@ export interface PublishOptions {
   scheduleAt?: Date;
   /** Written durably by the caller just before the final submit (the idempotency marker). */
   beforeSubmit(): Promise<void>;
+  /** Turns content images into files (our stored uploads, data: URLs, public URLs via the SSRF-safe client). */
+  images?: ImageLoader;
 }
 
 export interface PublishResult {

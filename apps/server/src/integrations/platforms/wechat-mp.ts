@@ -111,7 +111,7 @@ export class WechatMpPublisher implements PlatformAdapter {
   // --- publishing ---
   async publish(_accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult> {
     const creds = JSON.parse(session) as Credentials;
-    const images = await loadImages(content.images);
+    const images = await loadImages(content.images, opts.images);
     for (const img of images) if (img.buffer.length > 10 * 1024 * 1024) throw new ContentRejectedError(`图片 ${img.name} 超过10MB`);
     const [cover, ...inline] = images;
     const thumb = await this.call(creds, (t) => this.upload<{ media_id: string; url: string }>(t, `/cgi-bin/material/add_material?type=image`, cover!));

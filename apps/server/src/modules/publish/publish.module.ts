@@ -7,6 +7,9 @@ import type { JobQueue } from '../../jobs/types.js';
 import type { Notify } from '../notice/personal-notices.js';
 import { BrowserPool } from '../../browser/pool.js';
 import { createPlatforms } from '../../integrations/platforms/index.js';
+import { ImageLoader } from '../../integrations/platforms/images.js';
+import type { SafeFetcher } from '../../integrations/fetch/types.js';
+import type { Storage } from '../../integrations/storage/types.js';
 import { SandboxSite } from '../../integrations/platforms/sandbox-site.js';
 import { AccountService } from './account.service.js';
 import { EngagementService } from './engagement.service.js';
@@ -23,6 +26,10 @@ export interface PublishingDeps {
   publicUrl: string;
   /** Null when the database was handed in (tests): nothing is written under DATA_DIR but screenshots. */
   dataDir: string | null;
+  /** Where uploaded images live: content images under `/uploads/` are read from here, never fetched. */
+  storage: Storage | null;
+  /** The SSRF-safe client for every other image URL a user supplies. */
+  fetcher: SafeFetcher;
   /** Personal notices (publish outcome, new intent comments, a lapsed platform login). */
   notify: Notify;
 }
@@ -49,6 +56,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   const publishing = new PublishService(repo, accounts, deps.jobs, pool, deps.clock, deps.log, {
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
     backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
+    images: new ImageLoader({ fetcher: deps.fetcher, storage: deps.storage, ownOrigins: [deps.publicUrl] }),
   }, deps.notify);
   const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log, deps.notify);
   holder.engagement = engagement;

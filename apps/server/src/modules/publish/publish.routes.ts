@@ -95,7 +95,7 @@ export function publishApiRoutes(deps: PublishDeps) {
     app.post('/publish/article', {
       schema: { tags, summary: '发布到一个或多个账号（每个账号一个任务）', body: publishArticleBody, response: { 200: envelope(publishArticleReply) } },
       config: auth,
-    }, async (req) => ok(await deps.publishing.publish(userIdOf(req), req.body)));
+    }, async (req) => ok(await deps.publishing.publish(userIdOf(req), req.body, `${req.protocol}://${req.host}`)));
 
     app.get('/publish/result', {
       schema: { tags, summary: '发布结果：每个账号的状态与链接', querystring: publishResultQuery, response: { 200: envelope(publishResultReply) } },

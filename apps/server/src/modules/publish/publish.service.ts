@@ -16,6 +16,7 @@ import {
   type PublishContent,
 } from '../../integrations/platforms/types.js';
 import type { Notify } from '../notice/personal-notices.js';
+import type { ImageLoader } from '../../integrations/platforms/images.js';
 import type { AccountService } from './account.service.js';
 import { publishFailureMessage } from './failures.js';
 import type { JobRow, PublishRepo, TaskRow } from './publish.repo.js';
@@ -27,6 +28,8 @@ export interface PublishSettings {
   backoffMs: number;
   /** After an interrupted submit found nothing, wait this long and look again before submitting anew. */
   resubmitGraceMs?: number;
+  /** How content images become files: stored uploads from storage, anything else through the SSRF-safe client. */
+  images: ImageLoader;
 }
 
 const errorCodeOf = (err: unknown): string =>
@@ -57,7 +60,8 @@ export class PublishService {
     this.jobs.register<{ jobId: string }>(PUBLISH_JOB, (p, ctx) => this.runJob(p.jobId, ctx), { concurrency });
   }
 
-  private async resolveContent(userId: number, body: PublishArticleBody): Promise<{ content: PublishContent; draftId: string | null }> {
+  /** `origin`: where the request came from; our `/uploads/` images addressed through it are stored as paths. */
+  private async resolveContent(userId: number, body: PublishArticleBody, origin?: string): Promise<{ content: PublishContent; draftId: string | null }> {
     let base: PublishContentInput | null = null;
     if (body.draftId !== undefined) {
       const draft = await this.repo.draft(userId, body.draftId);
@@ -70,9 +74,14 @@ export class PublishService {
     const merged = {
       title: (c?.title ?? base?.title ?? '').trim(),
       body: c?.body ?? base?.body ?? '',
-      images: c && c.images.length ? c.images : (base?.images ?? []),
+      images: (c && c.images.length ? c.images : (base?.images ?? [])).map((src) => this.settings.images.ownUpload(src, origin ? [origin] : []) ?? src),
       topics: [...new Set((c?.topics.length ? c.topics : (base?.topics ?? [])).map((t) => t.replace(/^#/, '').trim()).filter(Boolean))],
     };
+    // Refused before anything is queued: what can be told without fetching (scheme, literal inner addresses).
+    for (const [i, src] of merged.images.entries()) {
+      const problem = this.settings.images.precheck(src);
+      if (problem) throw appError(ErrorCode.VALIDATION, `images：第${i + 1}张图片${problem}`);
+    }
     return { content: merged, draftId: body.draftId !== undefined ? String(body.draftId) : null };
   }
 
@@ -100,8 +109,8 @@ export class PublishService {
     return errors;
   }
 
-  async publish(userId: number, body: PublishArticleBody): Promise<PublishArticleReply> {
-    const { content, draftId } = await this.resolveContent(userId, body);
+  async publish(userId: number, body: PublishArticleBody, origin?: string): Promise<PublishArticleReply> {
+    const { content, draftId } = await this.resolveContent(userId, body, origin);
     const scheduleAt = body.scheduleAt === undefined ? null : new Date(body.scheduleAt);
     const accountIds = [...new Set(body.accountIds)];
     const accounts = await Promise.all(accountIds.map((id) => this.accounts.ownAccount(userId, id)));
@@ -185,6 +194,7 @@ export class PublishService {
       const nativeSchedule = task.scheduleAt && adapter.limits.schedule?.mode === 'native' && task.scheduleAt > now ? task.scheduleAt : undefined;
       const result = await adapter.publish(String(account.id), session, content, {
         scheduleAt: nativeSchedule,
+        images: this.settings.images,
         beforeSubmit: async () => {
           await this.repo.updateJob(job.id, { submitStartedAt: this.clock.now(), updatedAt: this.clock.now() });
         },
