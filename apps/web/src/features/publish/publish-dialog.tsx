@@ -155,6 +155,11 @@ export function PublishDialog(props: PublishDialogProps) {
     const found: string[] = [];
     if (!accountIds.length) found.push('请选择发布账号');
     if (!props.draftId) found.push(...contentProblems(content, chosenLimits));
+    // A saved draft is checked on what the editor handed over (its text counts like the platforms count it).
+    else if (props.initial) {
+      const draft = { title: (props.initial.title ?? '').trim(), body: props.initial.body ?? '', images: images.map((i) => i.url), topics: [] };
+      found.push(...contentProblems(draft, chosenLimits));
+    }
     if (when === 'later') {
       if (!scheduleAt) found.push('请选择定时发布时间');
       else if (scheduleAt.getTime() <= Date.now()) found.push('定时发布时间需晚于当前时间');
