@@ -53,6 +53,8 @@ interface State {
 const BASE = '/sandbox-platform';
 const COOKIE = 'sbx_session';
 const TICKET_TTL_MS = 5 * 60_000;
+/** Pictures kept for note pages (in memory, newest last): a sandbox shows what arrived, it is not an archive. */
+const PICTURES_KEPT = 200;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const sandboxCreatorId = (identity: string) => `sbx${sha256Hex(`sandbox-platform:${identity}`).slice(0, 16)}`;
@@ -149,6 +151,14 @@ export class SandboxSite {
     entry.creatorId = id;
     this.save();
     return true;
+  }
+
+  private readonly pictures = new Map<string, { type: string; buf: Buffer }>();
+
+  private keepPicture(sha: string, mimetype: string, buf: Buffer) {
+    this.pictures.delete(sha);
+    this.pictures.set(sha, { type: /^image\/(png|jpeg|gif|webp)$/.test(mimetype) ? mimetype : 'application/octet-stream', buf });
+    if (this.pictures.size > PICTURES_KEPT) this.pictures.delete(this.pictures.keys().next().value!);
   }
 
   routes() {
@@ -252,7 +262,11 @@ tick()})();`),
           if (part.type === 'file') {
             const buf = await part.toBuffer();
             if (buf.length > 0) images += 1;
-            if (buf.length > 0) imageSha256.push(createHash('sha256').update(buf).digest('hex'));
+            if (buf.length > 0) {
+              const sha = createHash('sha256').update(buf).digest('hex');
+              imageSha256.push(sha);
+              this.keepPicture(sha, part.mimetype, buf);
+            }
           } else fields[part.fieldname] = String(part.value ?? '');
         }
         const failure = this.takeFailure(['before_submit', 'after_submit', 'captcha', 'reject', 'rate_limit']);
@@ -307,9 +321,15 @@ tick()})();`),
         const note = this.state.notes.find((n) => n.id === (req.params as { id: string }).id);
         if (!note) return page(reply, '未找到', '<p>笔记不存在</p>', 404);
         const comments = this.state.comments.filter((x) => x.noteId === note.id);
-        return page(reply, note.title, `<article><h2>${escapeHtml(note.title)}</h2><p>${escapeHtml(note.body).replace(/\n/g, '<br>')}</p><p>${note.topics.map((t) => `#${escapeHtml(t)}`).join(' ')}</p></article>
+        const pictures = (note.imageSha256 ?? []).map((sha) => `<img class="note-image" src="${BASE}/images/${sha}" alt="笔记图片" width="270">`).join('');
+        return page(reply, note.title, `<article><h2>${escapeHtml(note.title)}</h2><div id="note-images">${pictures}</div><p>${escapeHtml(note.body).replace(/\n/g, '<br>')}</p><p>${note.topics.map((t) => `#${escapeHtml(t)}`).join(' ')}</p></article>
 <h3>评论</h3>${comments.map((x) => `<p class="comment"><b>${escapeHtml(x.author)}</b>：${escapeHtml(x.content)}</p>`).join('') || '<p>暂无评论</p>'}
 <form method="post" action="${BASE}/notes/${note.id}/comments"><label>（沙箱）模拟粉丝评论<input name="content" maxlength="200"></label><input type="hidden" name="author" value="沙箱粉丝"><button type="submit">评论</button></form>`);
+      });
+      app.get(`${BASE}/images/:sha`, async (req, reply) => {
+        const pic = this.pictures.get((req.params as { sha: string }).sha);
+        if (!pic) return reply.status(404).type('text/plain; charset=utf-8').send('图片不存在');
+        return reply.type(pic.type).header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=3600').send(pic.buf);
       });
       app.post(`${BASE}/notes/:id/comments`, async (req, reply) => {
         const body = (req.body ?? {}) as { author?: string; content?: string };
