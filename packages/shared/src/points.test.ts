@@ -28,7 +28,8 @@ describe('ledger labels', () => {
     expect(ledgerEntryLabel({ kind: 'charge', reason: 'title' })).toBe('标题生成');
     expect(ledgerEntryLabel({ kind: 'refund', reason: 'refund:article_quick' })).toBe('快速写作失败退还');
     expect(ledgerEntryLabel({ kind: 'grant', reason: '每日登录奖励' })).toBe('每日登录奖励');
-    expect(ledgerEntryLabel({ kind: 'welcome', reason: 'welcome' })).toBe('新用户欢迎积分');
+    expect(ledgerEntryLabel({ kind: 'welcome', reason: '新用户欢迎积分' })).toBe('新用户欢迎积分');
+    expect(ledgerEntryLabel({ kind: 'welcome', reason: 'welcome' })).toBe('欢迎积分');
     // An operator-added feature: the dictionary names it; without one the kind still reads as Chinese.
     expect(ledgerEntryLabel({ kind: 'charge', reason: 'video' }, { video: '视频脚本' })).toBe('视频脚本');
     expect(ledgerEntryLabel({ kind: 'refund', reason: 'refund:video' }, { video: '视频脚本' })).toBe('视频脚本失败退还');

@@ -12,7 +12,7 @@ export const ledgerKindLabels = {
   refund: '退还',
   grant: '获得',
   deduct: '扣除',
-  welcome: '新用户欢迎积分',
+  welcome: '欢迎积分',
 } as const satisfies Record<LedgerKind, string>;
 
 /**

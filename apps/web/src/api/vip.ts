@@ -59,6 +59,8 @@ export interface ActivityConfig {
   returnReward: number;
   returnAfterDays: number;
   openPayment: boolean;
+  /** Points a new account received at registration; 0 = none. */
+  welcomePoints: number;
 }
 
 export interface InvitePopup {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countdown, dateTime, signed, vipRemaining, yuan, yuanPlain } from './format';
+import { balanceVerdict, countdown, dateTime, planButtonLabel, signed, yuan, yuanPlain } from './format';
 
 describe('vip formatting', () => {
   it('formats fen as yuan', () => {
@@ -22,13 +22,24 @@ describe('vip formatting', () => {
     expect(dateTime(new Date(2025, 0, 2, 3, 4).toISOString())).toBe('2025-01-02 03:04');
   });
 
-  it('signs deltas and words VIP time left', () => {
+  it('signs deltas', () => {
     expect(signed(100)).toBe('+100');
     expect(signed(-20)).toBe('-20');
-    const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(vipRemaining('2025-01-31T00:00:00Z', now)).toBe('剩余30天');
-    expect(vipRemaining('2025-01-01T12:00:00Z', now)).toBe('不足1天');
-    expect(vipRemaining('2024-12-31T00:00:00Z', now)).toBeNull();
-    expect(vipRemaining(null, now)).toBeNull();
+  });
+
+  it('offers renewal, not a first subscription, to a member', () => {
+    expect(planButtonLabel(false)).toBe('立即开通');
+    expect(planButtonLabel(true)).toBe('续费会员');
+  });
+
+  it('judges the balance against what was tried, else against every paid feature', () => {
+    // /integralEmpty opened directly with 990 points: nothing to be short of.
+    expect(balanceVerdict(990, null, 20)).toBe('enough');
+    expect(balanceVerdict(990, undefined, undefined)).toBe('enough');
+    expect(balanceVerdict(5, 20, 20)).toBe('short');
+    expect(balanceVerdict(20, 20, 20)).toBe('enough');
+    expect(balanceVerdict(10, null, 20)).toBe('short');
+    expect(balanceVerdict(0, null, undefined)).toBe('short');
+    expect(balanceVerdict(null, 20, 20)).toBe('unknown');
   });
 });

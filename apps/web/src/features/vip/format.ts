@@ -1,4 +1,4 @@
-import type { LedgerEntry, OrderItem } from '../../api/vip';
+import type { OrderItem } from '../../api/vip';
 
 /** Money arrives as integer fen: ¥19.90. */
 export function yuan(fen: number): string {
@@ -40,23 +40,27 @@ export const ORDER_STATUS: Record<OrderItem['status'], { label: string; color: s
 
 export const PAY_CHANNEL_LABEL: Record<string, string> = { wechat: '微信支付', alipay: '支付宝' };
 
-export const LEDGER_KIND_LABEL: Record<LedgerEntry['kind'], string> = {
-  grant: '获得',
-  charge: '消耗',
-  deduct: '扣除',
-  refund: '退还',
-};
 
 /** "+100" / "-20": the sign is part of what the user reads. */
 export function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** VIP expiry in words; an expiry in the past is not VIP time left. */
-export function vipRemaining(expiredTime: string | null, now: number): string | null {
-  if (!expiredTime) return null;
-  const end = Date.parse(expiredTime);
-  if (Number.isNaN(end) || end <= now) return null;
-  const days = Math.ceil((end - now) / 86_400_000);
-  return days <= 1 ? '不足1天' : `剩余${days}天`;
+/** The plan cards' button: a member renews, everyone else subscribes. */
+export function planButtonLabel(isVip: boolean): string {
+  return isVip ? '续费会员' : '立即开通';
+}
+
+export type BalanceVerdict = 'unknown' | 'enough' | 'short';
+
+/**
+ * Whether the balance covers what was tried (`need`, from the lackPoints event) or, without one, every paid
+ * feature (`maxCost`). Unknown while the balance (or the price to compare with) is not known: the page then
+ * neither claims a shortage nor promises enough.
+ */
+export function balanceVerdict(balance: number | null, need: number | null | undefined, maxCost: number | null | undefined): BalanceVerdict {
+  if (balance === null) return 'unknown';
+  const bar = need ?? maxCost;
+  if (bar === null || bar === undefined) return balance > 0 ? 'enough' : 'short';
+  return balance >= bar ? 'enough' : 'short';
 }

@@ -1,16 +1,20 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Tag } from 'antd';
 import { Link } from 'react-router';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { useUserVipStore } from '../../stores/user-vip';
-import { dateOnly, vipRemaining } from './format';
+import { chinaDay, vipRemainingText } from '@inkstone/shared';
 
 /** VIP state and balance from the user-vip store: refreshed in place after payments and claims. */
 export function VipSummary(props: { extra?: ReactNode }) {
   const isLogin = useIsLogin();
   const { isVip, expiredTime, hwPoints, pointsKnown } = useUserVipStore();
-  // Day-granular label: the time the page opened is precise enough.
-  const [openedAt] = useState(() => Date.now());
+  // Day-granular label, counted in Shanghai calendar days (one rule for every page); a minute tick carries it over midnight.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), 60_000);
+    return () => window.clearInterval(id);
+  }, []);
   if (isLogin !== true) {
     return (
       <div className="vip-summary" data-testid="vip-summary">
@@ -23,7 +27,7 @@ export function VipSummary(props: { extra?: ReactNode }) {
       </div>
     );
   }
-  const left = isVip ? vipRemaining(expiredTime, openedAt) : null;
+  const left = isVip ? vipRemainingText(expiredTime, now) : null;
   return (
     <div className="vip-summary" data-testid="vip-summary">
       <div className="vip-summary-item">
@@ -39,7 +43,7 @@ export function VipSummary(props: { extra?: ReactNode }) {
         </span>
         {isVip && expiredTime ? (
           <span className="muted" data-testid="vip-expiry">
-            有效期至 {dateOnly(expiredTime)}
+            有效期至 {chinaDay(expiredTime)}
             {left ? `（${left}）` : ''}
           </span>
         ) : null}

@@ -2,7 +2,9 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { Alert, Button, Input, Progress, Space, Tooltip } from 'antd';
+import { Alert, Button, Input, Progress, Space, Tag, Tooltip } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import type { GeneratedBy } from '@inkstone/shared';
 import { PictureOutlined } from '@ant-design/icons';
 import { useIsLogin, useGlobalStore } from '../../stores/global';
 import { writingApi } from '../../api/writing';
@@ -57,6 +59,16 @@ export default function EditorPage() {
   const words = useEditorState({ editor, selector: (c) => (c.editor && !c.editor.isDestroyed ? countWords(c.editor.state.doc.textBetween(0, c.editor.state.doc.content.size, '\n')) : 0) }) ?? 0;
 
   const stream = useTaskStream(taskId && isLogin === true ? taskId : null, { persist: true });
+  // Who is writing: the offline writer's work is labelled beside the text (never inside it, since the body may be published).
+  const taskInfo = useQuery({
+    queryKey: ['writing', 'task-info', taskId],
+    queryFn: () => writingApi.taskInfo(taskId!),
+    enabled: !!taskId && isLogin === true,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const [draftBy, setDraftBy] = useState<GeneratedBy | null>(null);
+  const offline = (taskId ? taskInfo.data?.generatedBy : draftBy) === 'offline';
   const streaming = !!stream && (stream.status === 'connecting' || stream.status === 'streaming');
 
   // While the task streams, the editor mirrors it and is read-only; the user's edits begin after done.
@@ -74,6 +86,7 @@ export default function EditorPage() {
       try {
         const d = await writingApi.draft(id);
         setDraftId(d.id);
+        setDraftBy(d.generatedBy ?? null);
         setTitle(d.title);
         editor?.commands.setContent(d.html || markdownToHtml(d.markdown), { emitUpdate: false });
         dirty.current = false;
@@ -112,6 +125,7 @@ export default function EditorPage() {
   const newDraft = () => {
     clearSnapshot();
     setDraftId(null);
+    setDraftBy(null);
     draftIdRef.current = null;
     loadedFor.current = null;
     setTitle('');
@@ -202,6 +216,16 @@ export default function EditorPage() {
               </>
             )}
           </div>
+        ) : null}
+        {offline ? (
+          <Alert
+            type="info"
+            showIcon
+            className="offline-label"
+            data-testid="offline-label"
+            title={<Tag color="orange">离线写作助手生成，非AI</Tag>}
+            description="离线写作助手不调用AI模型，只把你的输入、引用文件和人设排成结构化草稿；方括号【】处请补充你自己的内容。这条提示不在正文里，不会被发布。"
+          />
         ) : null}
         <Input
           className="title-input"

@@ -57,6 +57,15 @@ export function SidePanel(props: Props) {
   );
 }
 
+/** Beside (never inside) text from the offline writer: it is not AI. */
+function OfflineTag() {
+  return (
+    <Tag color="orange" className="offline-tag" data-testid="offline-tag">
+      离线写作助手生成，非AI
+    </Tag>
+  );
+}
+
 interface Pending {
   taskId: string;
   type: AbilityType;
@@ -69,11 +78,18 @@ function AiTab({ editor, streaming, title, draftId, onTitle, saveNow }: Props) {
   const [pending, setPending] = useState<Pending | null>(null);
   const [personaId, setPersonaId] = useState<number | null>(null);
   const [tone, setTone] = useState<Tone>('casual');
-  const [titles, setTitles] = useState<string[] | null>(null);
+  const [titles, setTitles] = useState<{ titles: string[]; isAi: boolean } | null>(null);
   const [titleBusy, setTitleBusy] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
   const personas = useQuery({ queryKey: ['persona', 'list'], queryFn: writingApi.personas });
   const preview = useTaskStream(pending?.taskId ?? null);
+  const previewInfo = useQuery({
+    queryKey: ['writing', 'task-info', pending?.taskId ?? null],
+    queryFn: () => writingApi.taskInfo(pending!.taskId),
+    enabled: !!pending,
+    retry: false,
+    staleTime: Infinity,
+  });
   const result = preview?.text ?? '';
   const previewDone = preview?.status === 'done';
 
@@ -131,7 +147,7 @@ function AiTab({ editor, streaming, title, draftId, onTitle, saveNow }: Props) {
     setTitleBusy(true);
     try {
       const r = await writingApi.generateTitles({ content: content.slice(0, writingLimits.draftMaxChars), count: 5, personaId });
-      setTitles(r.titles);
+      setTitles(r);
     } catch (e) {
       // Spec section 8: whatever the code, title generation says the server is busy.
       if (!(isApiError(e) && (e.code === 401 || e.code === 430))) toast.message('error', MSG.serverBusy, 3);
@@ -195,7 +211,10 @@ function AiTab({ editor, streaming, title, draftId, onTitle, saveNow }: Props) {
         </div>
         {pending ? (
           <div className="ability-preview" data-testid="ability-preview" aria-live="polite">
-            <div className="muted">{abilities.find((a) => a.type === pending.type)?.label}结果{previewDone ? '' : '生成中…'}</div>
+            <div className="muted">
+              {abilities.find((a) => a.type === pending.type)?.label}结果{previewDone ? '' : '生成中…'}
+              {previewInfo.data?.generatedBy === 'offline' ? <OfflineTag /> : null}
+            </div>
             <div className="ability-text">{result || (preview?.status === 'error' ? preview.error?.msg : '…')}</div>
             <Space>
               <Button type="primary" size="small" disabled={!previewDone || !result.trim()} onClick={accept}>
@@ -217,7 +236,8 @@ function AiTab({ editor, streaming, title, draftId, onTitle, saveNow }: Props) {
           <List
             size="small"
             data-testid="title-list"
-            dataSource={titles}
+            header={titles.isAi ? undefined : <OfflineTag />}
+            dataSource={titles.titles}
             locale={{ emptyText: '没有生成标题' }}
             renderItem={(t) => (
               <List.Item actions={[<Button key="use" type="link" size="small" onClick={() => onTitle(t)}>使用</Button>]}>{t}</List.Item>

@@ -11,10 +11,13 @@ import { useFeatureName } from '../../features/vip/lack-points-modal';
 import { ListState } from '../../features/vip/list-state';
 import { PayModal, type PayTarget } from '../../features/vip/pay-modal';
 import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
-import { yuan } from '../../features/vip/format';
+import { balanceVerdict, yuan } from '../../features/vip/format';
 import '../../features/vip/vip.css';
 
-/** Where the lackPoints prompt's 查看详情 lands: balance, what was tried, and bundles to buy at once. */
+/**
+ * Where the lackPoints prompt's 查看详情 lands: balance, what was tried, and bundles to buy at once. Opened
+ * directly (or after topping up) it judges the real balance instead of always saying 积分不足.
+ */
 export default function IntegralEmptyPage() {
   const [params] = useSearchParams();
   const isLogin = useIsLogin();
@@ -23,6 +26,10 @@ export default function IntegralEmptyPage() {
   const feature = useFeatureName(eventId);
   const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
   const need = eventId ? costs.data?.find((c) => c.feature === eventId)?.point : undefined;
+  const maxCost = costs.data?.length ? Math.max(...costs.data.map((c) => c.point)) : undefined;
+  // Until the prices are in, say nothing either way rather than flash a verdict.
+  const verdict = costs.isPending ? 'unknown' : balanceVerdict(isLogin === true ? balance : null, need, maxCost);
+  const heading = verdict === 'short' ? '积分不足' : '积分余额';
   const bundles = useQuery({ queryKey: vipKeys.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
   const [target, setTarget] = useState<PayTarget | null>(null);
   const refresh = useRefreshVip();
@@ -34,11 +41,15 @@ export default function IntegralEmptyPage() {
   };
 
   return (
-    <PageFrame testId="page-integralEmpty" title="积分不足">
+    <PageFrame testId="page-integralEmpty" title={heading}>
       <div className="vip-page">
         <Result
-          status="warning"
-          title="你的积分不足"
+          status={verdict === 'enough' ? 'success' : verdict === 'short' ? 'warning' : 'info'}
+          title={
+            <span data-testid="integral-empty-verdict">
+              {verdict === 'enough' ? (need ? '你的积分足够本次使用' : '你的积分充足') : verdict === 'short' ? '你的积分不足' : '积分余额'}
+            </span>
+          }
           subTitle={
             <>
               {feature ? (
@@ -52,7 +63,17 @@ export default function IntegralEmptyPage() {
             </>
           }
           extra={[
-            <Button key="integral" type="primary" onClick={() => void navigate('/integral')} data-testid="integral-empty-buy">
+            verdict === 'enough' ? (
+              <Button key="back" type="primary" onClick={() => void (window.history.length > 1 ? navigate(-1) : navigate('/'))} data-testid="integral-empty-back">
+                返回继续使用
+              </Button>
+            ) : null,
+            <Button
+              key="integral"
+              type={verdict === 'enough' ? 'default' : 'primary'}
+              onClick={() => void navigate('/integral')}
+              data-testid="integral-empty-buy"
+            >
               开通会员 / 购买积分
             </Button>,
             <Button key="rule" onClick={() => void navigate('/pointsRule')}>

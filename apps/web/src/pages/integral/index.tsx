@@ -11,12 +11,13 @@ import { PayModal, type PayTarget } from '../../features/vip/pay-modal';
 import { VipSummary } from '../../features/vip/vip-summary';
 import { ListState } from '../../features/vip/list-state';
 import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
-import { yuan } from '../../features/vip/format';
+import { planButtonLabel, yuan } from '../../features/vip/format';
 import '../../features/vip/vip.css';
 
 export default function IntegralPage() {
   const isLogin = useIsLogin();
   const openPayment = useUserVipStore((s) => s.openPayment);
+  const isVip = useUserVipStore((s) => s.isVip);
   const [target, setTarget] = useState<PayTarget | null>(null);
   const refresh = useRefreshVip();
   const plans = useQuery({ queryKey: vipKeys.plans, queryFn: vipApi.plans, retry: false, staleTime: 60_000 });
@@ -39,7 +40,7 @@ export default function IntegralPage() {
 
   const buyButton = (t: PayTarget, testId: string) => (
     <Button type="primary" block disabled={!payable} onClick={() => buy(t)} data-testid={testId}>
-      {t.kind === 'vip' ? '立即开通' : '立即购买'}
+      {t.kind === 'vip' ? planButtonLabel(isLogin === true && isVip) : '立即购买'}
     </Button>
   );
 
@@ -60,7 +61,7 @@ export default function IntegralPage() {
         ) : null}
 
         <section className="vip-section" data-testid="vip-plans">
-          <h2>开通会员</h2>
+          <h2>{isLogin === true && isVip ? '续费会员' : '开通会员'}</h2>
           <ListState<VipPlan> query={plans} testId="plans" what="会员套餐" emptyText="暂无在售会员套餐">
             {(items) => (
               <div className="vip-grid">

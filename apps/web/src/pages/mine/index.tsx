@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Empty, Skeleton, Table } from 'antd';
+import { Alert, Button, Empty, Skeleton, Table, Tag } from 'antd';
+import { ledgerEntryLabel, ledgerKindLabels } from '@inkstone/shared';
 import { useNavigate } from 'react-router';
 import { PageFrame } from '../../components/page-frame';
 import { vipApi, type LedgerEntry } from '../../api/vip';
@@ -11,14 +12,20 @@ import { VipSummary } from '../../features/vip/vip-summary';
 import { RedeemCode } from '../../features/vip/redeem-code';
 import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
 import { InvitePanel } from '../../features/vip/invite-panel';
-import { dateTime, LEDGER_KIND_LABEL, signed } from '../../features/vip/format';
+import { dateTime, signed } from '../../features/vip/format';
 import '../../features/vip/vip.css';
 
 const PAGE_SIZE = 10;
 
+/**
+ * The daily login reward is credited by the server on the day's first balance read (the app makes it at start-up),
+ * so this mostly shows 今日已领取. It asks only once the balance is known, so it sees that credit; the button stays
+ * for a day the start-up read did not happen (for example the server was briefly unreachable).
+ */
 function DailyClaim() {
   const refresh = useRefreshVip();
-  const home = useQuery({ queryKey: vipKeys.homepage, queryFn: vipApi.homepageActivity, retry: false });
+  const pointsKnown = useUserVipStore((s) => s.pointsKnown);
+  const home = useQuery({ queryKey: vipKeys.homepage, queryFn: vipApi.homepageActivity, retry: false, enabled: pointsKnown });
   const claim = useMutation({
     mutationFn: vipApi.claimDaily,
     onSuccess: (r) => {
@@ -48,8 +55,13 @@ function DailyClaim() {
   );
 }
 
+const KIND_COLOR: Record<LedgerEntry['kind'], string> = { charge: 'default', deduct: 'default', refund: 'blue', grant: 'green', welcome: 'gold' };
+
 function PointsHistory() {
   const [pageNum, setPageNum] = useState(1);
+  // Names of features added after release (the built-in ones are labelled in @inkstone/shared).
+  const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
+  const dictionary = useMemo(() => Object.fromEntries((costs.data ?? []).map((c) => [c.feature, c.name])), [costs.data]);
   const history = useQuery({
     queryKey: vipKeys.history(pageNum),
     queryFn: () => vipApi.history(pageNum, PAGE_SIZE),
@@ -81,7 +93,16 @@ function PointsHistory() {
       pagination={{ current: pageNum, pageSize: PAGE_SIZE, total: history.data.total, onChange: setPageNum, hideOnSinglePage: true, showSizeChanger: false }}
       columns={[
         { title: '时间', dataIndex: 'createdAt', width: 150, render: (t: string) => dateTime(t) },
-        { title: '说明', dataIndex: 'reason', render: (r: string, e) => <>{r || LEDGER_KIND_LABEL[e.kind]}</> },
+        {
+          title: '说明',
+          dataIndex: 'reason',
+          render: (_: string, e) => (
+            <>
+              <Tag color={KIND_COLOR[e.kind]}>{ledgerKindLabels[e.kind]}</Tag>
+              <span data-testid="history-label">{ledgerEntryLabel(e, dictionary)}</span>
+            </>
+          ),
+        },
         {
           title: '变动',
           dataIndex: 'delta',

@@ -52,17 +52,24 @@ export default function PointsRulePage() {
       <div className="vip-page">
         <section className="panel">
           <h2>积分消耗</h2>
-          <p className="muted">使用以下功能时按次扣除积分；任务因系统原因失败时，已扣积分会自动退还。</p>
+          <p className="muted">
+            使用以下 AI 功能时按次扣除积分；任务因系统原因失败时，已扣积分会自动退还。选择「离线写作助手（非AI）」时不消耗积分。
+          </p>
           {table}
         </section>
         <section className="panel" data-testid="earn-rules">
           <h2>如何获得积分</h2>
           <ul className="doc-list">
+            {config.data?.welcomePoints ? (
+              <li data-testid="rule-welcome">
+                新用户欢迎积分：注册即得 <strong>{config.data.welcomePoints}</strong> 积分，每个账号一次。
+              </li>
+            ) : null}
             <li>
-              每日奖励：每天在<Link to="/mine">「我的」</Link>页面领取 <strong data-testid="rule-daily">{value(daily)}</strong> 积分（按北京时间每日一次）。
+              每日登录奖励：每天首次打开砚时自动到账 <strong data-testid="rule-daily">{value(daily)}</strong> 积分（按北京时间每日一次），无需手动领取。
             </li>
             <li>
-              回归奖励：超过 {config.data?.returnAfterDays ?? 7} 天未领取每日奖励，再次领取时额外获得 <strong>{value(back)}</strong> 积分。
+              回归奖励：超过 {config.data?.returnAfterDays ?? 7} 天未登录，再次登录时额外获得 <strong>{value(back)}</strong> 积分。
             </li>
             <li>
               邀请好友：好友通过你的邀请码注册后，你获得 <strong data-testid="rule-inviter">{value(invite?.inviterReward)}</strong> 积分，好友获得{' '}
