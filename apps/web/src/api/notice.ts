@@ -7,6 +7,8 @@ export interface NoticeItem {
   type: string;
   createdAt: string;
   read: boolean;
+  /** In-app route the notice opens (e.g. /orderInfo); null when it only has text. */
+  link?: string | null;
 }
 export interface Page<T> {
   records: T[];

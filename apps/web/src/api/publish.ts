@@ -11,13 +11,15 @@ import type {
   PublishArticleReply,
   PublishJob,
   PublishPlatform,
+  PublishRecord,
+  PublishRecordPage,
   PublishResultReply,
   UnreadCountsReply,
 } from '@inkstone/shared';
 import { get, http, post } from './request';
 import type { Page } from './notice';
 
-export type { ConnectionState, LoginConnectReply, LoginConnection, PublishArticleReply, PublishJob, PublishPlatform, PublishResultReply };
+export type { ConnectionState, LoginConnectReply, LoginConnection, PublishArticleReply, PublishJob, PublishPlatform, PublishRecord, PublishResultReply };
 
 /** Only id is guaranteed for polling callers; the account pages read the full server shape. */
 export type PlatformAccount = Pick<SharedPlatformAccount, 'id'> & Partial<SharedPlatformAccount>;
@@ -112,6 +114,8 @@ export const publishApi = {
 
   publish: (body: PublishArticleBody) => post<PublishArticleReply>('/publish-api/publish/article', body),
   result: (publishId: string) => get<PublishResultReply>('/publish-api/publish/result', { publishId }, { silent: true }),
+  /** The signed-in user's publish history from the server (any browser), newest first. */
+  records: (q: { accountId?: number; pageNum: number; pageSize: number }) => get<PublishRecordPage>('/publish/record/list', q, { silent: true }),
   /** The screenshot needs the login header, so it is fetched as a blob rather than linked. */
   screenshot: async (url: string) => (await http.get<Blob>(url, { responseType: 'blob' })).data,
 

@@ -1,18 +1,51 @@
-import { useLocation } from 'react-router';
-import { toast } from '../features/notifications/toasts';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { FeedbackDrawer, type FeedbackTab } from '../features/feedback/feedback-drawer';
+import { useGlobalStore, useIsLogin } from '../stores/global';
 
 /** The one global floating element (help and feedback); the agent page hides it (spec section 2). */
 export function GlobalOverlay() {
   const { pathname } = useLocation();
+  const isLogin = useIsLogin();
+  const [params, setParams] = useSearchParams();
+  const [open, setOpen] = useState(false);
+  const [tab, setTab] = useState<FeedbackTab>('new');
+
+  // A feedbackReply notice links to `?feedback=mine`: open the user's feedback list, then tidy the address.
+  const wanted = params.get('feedback');
+  useEffect(() => {
+    if (wanted !== 'mine' && wanted !== 'new') return;
+    // Wait until the session check has answered, or the link is dropped before the user is known.
+    if (typeof isLogin !== 'boolean') return;
+    if (isLogin) {
+      setTab(wanted);
+      setOpen(true);
+    } else useGlobalStore.getState().openModal('login');
+    setParams((p) => {
+      p.delete('feedback');
+      return p;
+    }, { replace: true });
+  }, [wanted, isLogin, setParams]);
+
   if (pathname === '/agent' || pathname.startsWith('/agent/')) return null;
   return (
-    <button
-      type="button"
-      className="global-overlay"
-      data-testid="global-overlay"
-      onClick={() => toast.message('info', '意见反馈将在后续版本开放，欢迎通过邮件联系我们', 3)}
-    >
-      帮助与反馈
-    </button>
+    <>
+      <button
+        type="button"
+        className="global-overlay"
+        data-testid="global-overlay"
+        onClick={() => {
+          if (isLogin !== true) {
+            useGlobalStore.getState().openModal('login');
+            return;
+          }
+          setTab('new');
+          setOpen(true);
+        }}
+      >
+        帮助与反馈
+      </button>
+      {isLogin === true ? <FeedbackDrawer open={open} tab={tab} onTab={setTab} onClose={() => setOpen(false)} /> : null}
+    </>
   );
 }

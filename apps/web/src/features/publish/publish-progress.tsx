@@ -69,7 +69,6 @@ export function JobRow({ job, now }: { job: PublishJob; now: number }) {
             {job.error ? (
               <div className="job-error" role="alert">
                 {job.error}
-                {job.errorCode ? <span className="muted small">（{job.errorCode}）</span> : null}
               </div>
             ) : null}
             {job.screenshotUrl ? <ScreenshotButton url={job.screenshotUrl} /> : null}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, List, Modal, Segmented, Skeleton, Tag } from 'antd';
+import { useNavigate } from 'react-router';
 import { formatTimeAgo } from '@inkstone/shared';
 import { PageFrame } from '../../components/page-frame';
 import { noticeApi, type NoticeItem } from '../../api/notice';
@@ -13,7 +14,11 @@ const types = [
   { value: 'system', label: '系统通知' },
   { value: 'activity', label: '活动' },
   { value: 'comment', label: '评论' },
+  { value: 'feedbackReply', label: '反馈回复' },
 ];
+
+/** Only in-app paths are followed: a notice can never send the user to another site. */
+const inAppLink = (link: string | null | undefined) => (link && link.startsWith('/') && !link.startsWith('//') ? link : null);
 
 export default function NotificationsPage() {
   const isLogin = useIsLogin();
@@ -21,6 +26,7 @@ export default function NotificationsPage() {
   const [type, setType] = useState('');
   const [openId, setOpenId] = useState<NoticeItem['id'] | null>(null);
   const qc = useQueryClient();
+  const navigate = useNavigate();
 
   const list = useQuery({
     queryKey: ['notice-list', pageNum, type],
@@ -48,8 +54,11 @@ export default function NotificationsPage() {
   });
 
   const open = (item: NoticeItem) => {
-    setOpenId(item.id);
     if (!item.read) readOne.mutate(item.id);
+    // A personal notice opens the page it is about (the order, the account's board, the feedback list).
+    const link = inAppLink(item.link);
+    if (link) void navigate(link);
+    else setOpenId(item.id);
   };
 
   let body;
@@ -91,6 +100,9 @@ export default function NotificationsPage() {
         renderItem={(item) => (
           <List.Item
             className={item.read ? 'notice read' : 'notice unread'}
+            data-testid="notice-item"
+            data-link={inAppLink(item.link) ?? undefined}
+            style={{ cursor: 'pointer' }}
             onClick={() => open(item)}
             extra={<span className="muted">{formatTimeAgo(item.createdAt)}</span>}
           >
@@ -140,6 +152,11 @@ export default function NotificationsPage() {
           <div data-testid="notice-detail">
             <p className="muted">{formatTimeAgo(detail.data.createdAt)}</p>
             <p style={{ whiteSpace: 'pre-wrap' }}>{detail.data.content}</p>
+            {inAppLink(detail.data.link) ? (
+              <Button type="primary" onClick={() => void navigate(inAppLink(detail.data.link)!)}>
+                去查看
+              </Button>
+            ) : null}
           </div>
         )}
       </Modal>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, List, Select, Skeleton, Tag } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { limits, formatTimeAgo } from '@inkstone/shared';
@@ -8,9 +8,8 @@ import { publishApi, type IntentComment } from '../../api/publish';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { toast } from '../../features/notifications/toasts';
 import { AccountBadge, AccountStatus } from '../../features/publish/account-bits';
-import { readPublishHistory } from '../../features/publish/history';
 import { JobRow } from '../../features/publish/publish-progress';
-import { formatDateTime, isResultSettled } from '../../features/publish/format';
+import { formatDateTime } from '../../features/publish/format';
 import '../../features/publish/publish.css';
 
 const INTENT_PAGE_SIZE = 10;
@@ -67,36 +66,29 @@ function UnreadStats({ accountId }: { accountId: number }) {
   );
 }
 
+/** The account's publish records from the server (whichever browser published them), polled while any is unfinished. */
 function PublishHistory({ accountId }: { accountId: number }) {
-  const items = useMemo(() => readPublishHistory().filter((h) => h.accountIds.includes(accountId)).slice(0, HISTORY_SHOWN), [accountId]);
-  const results = useQueries({
-    queries: items.map((h) => ({
-      queryKey: ['publish-result', h.publishId],
-      queryFn: () => publishApi.result(h.publishId),
-      refetchInterval: (q: { state: { data?: { status: 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' } } }) =>
-        q.state.data && isResultSettled(q.state.data) ? false : 5000,
-      retry: false,
-    })),
+  const [pageNum, setPageNum] = useState(1);
+  useEffect(() => setPageNum(1), [accountId]);
+  const list = useQuery({
+    queryKey: ['publish-records', accountId, pageNum],
+    queryFn: () => publishApi.records({ accountId, pageNum, pageSize: HISTORY_SHOWN }),
+    refetchInterval: (q) => (q.state.data?.records.some((r) => r.status === 'queued' || r.status === 'running') ? 5000 : false),
+    retry: false,
   });
-  if (!items.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="这个浏览器里还没有发布到该账号的记录" />;
+  if (list.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
+  if (list.isError)
+    return <Alert type="error" showIcon title="发布记录加载失败" description={list.error.message} action={<Button size="small" onClick={() => void list.refetch()}>重试</Button>} />;
+  if (!list.data.records.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该账号还没有发布记录" data-testid="board-history-empty" />;
   return (
     <List
       data-testid="board-history"
-      dataSource={items.map((h, i) => ({ h, r: results[i] }))}
-      rowKey={(x) => x.h.publishId}
-      renderItem={({ h, r }) => {
-        const job = r?.data?.jobs.find((j) => j.accountId === accountId);
-        if (r?.isPending) return <List.Item><Skeleton.Input active size="small" /></List.Item>;
-        if (!job)
-          return (
-            <List.Item>
-              <span className="muted">
-                「{h.title || '无标题'}」{formatDateTime(h.createdAt)} · 结果不可用
-              </span>
-            </List.Item>
-          );
-        return <JobRow job={{ ...job, accountName: `「${r?.data?.title || h.title || '无标题'}」` }} now={r?.dataUpdatedAt ?? 0} />;
-      }}
+      dataSource={list.data.records}
+      rowKey="jobId"
+      pagination={{ current: pageNum, pageSize: HISTORY_SHOWN, total: list.data.total, onChange: setPageNum, hideOnSinglePage: true, size: 'small' }}
+      renderItem={(r) => (
+        <JobRow job={{ ...r, accountName: `「${r.title || '无标题'}」 ${formatDateTime(r.createdAt)}` }} now={list.dataUpdatedAt} />
+      )}
     />
   );
 }
