@@ -105,7 +105,12 @@ export const publishJobs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('publish_jobs_publish_idx').on(t.publishId), index('publish_jobs_status_idx').on(t.status, t.runAt)],
+  (t) => [
+    index('publish_jobs_publish_idx').on(t.publishId),
+    index('publish_jobs_status_idx').on(t.status, t.runAt),
+    // The user's publish history (GET /publish/record/list), per account, newest first.
+    index('publish_jobs_user_account_created_idx').on(t.userId, t.accountId, t.createdAt),
+  ],
 );
 
 /** Comments fetched from the platforms, with the purchase/contact intents found in them. */

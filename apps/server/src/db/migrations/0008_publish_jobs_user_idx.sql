@@ -1,0 +1,1 @@
+CREATE INDEX "publish_jobs_user_account_created_idx" ON "publish_jobs" USING btree ("user_id","account_id","created_at");
