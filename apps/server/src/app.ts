@@ -10,7 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
 import { RequestLogController } from './logger.js';
@@ -18,6 +18,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installAuthGuard } from './http/auth-guard.js';
 import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
 import { installInputGuard, jsonDepthOver, maxJsonDepth, tooDeep } from './http/input-guard.js';
+import { openApiTransform } from './http/openapi.js';
 import { AppError } from './http/errors.js';
 import { fail } from './http/envelope.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -117,7 +118,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       info: { title: 'Inkstone 砚 API', version: limits.appVersion, description: '所有接口返回 {code, msg, data}；code 0 表示成功。登录后在请求头 inkstone-token 中携带 tokenValue。' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'inkstone-token' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   installErrorHandler(app);
