@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type CoverReply } from '@inkstone/shared';
+import { ErrorCode, type CoverReply, type PublishArticleReply } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { testDbKinds } from '../../test/database.js';
+import { allFinished, bindSandboxAccount, publishApi, sandboxNotes, startPublishApp, waitForPublish } from '../../test/publish-helpers.js';
 
 describe.each(testDbKinds)('cover cards on %s', (dbKind) => {
   let t: TestApp;
@@ -56,5 +58,48 @@ describe.each(testDbKinds)('cover cards on %s', (dbKind) => {
   it('requires login', async () => {
     const res = await t.call('POST', '/graphic/cover', { body: { title: '标题' } });
     expect(res.code).toBe(401);
+  });
+});
+
+describe.each(testDbKinds)('a generated cover completes a draft for a platform that needs images, on %s', (dbKind) => {
+  let t: TestApp;
+  let token: string;
+  let accountId: number;
+
+  beforeAll(async () => {
+    t = await startPublishApp(dbKind);
+    token = (await loginByPhone(t)).tokenValue;
+    accountId = (await bindSandboxAccount(t, token, '封面测试账号')).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses the picture-less draft before queueing, then publishes it with the cover (the same bytes reach the platform)', async () => {
+    const html = '<p>三个提高阅读效率的小方法：先看目录，再做笔记，最后复述。</p>';
+    const saved = await t.call<{ id: number }>('POST', '/writing/draft/save', { token, body: { title: '高效阅读三步法', html } });
+    expect(saved.code).toBe(0);
+    const draftId = saved.data.id;
+    const notesBefore = (await sandboxNotes(t)).length;
+
+    const refused = await t.call('POST', publishApi(t, '/publish/article'), { token, body: { accountIds: [accountId], draftId } });
+    expect(refused.code).toBe(ErrorCode.PUBLISH_LIMIT);
+    expect(refused.msg).toContain('沙箱平台：至少需要1张图片');
+
+    const cover = await t.call<CoverReply>('POST', '/graphic/cover', { token, body: { title: '高效阅读三步法' } });
+    expect(cover.code).toBe(0);
+    const res = await t.call<PublishArticleReply>('POST', publishApi(t, '/publish/article'), {
+      token,
+      body: { accountIds: [accountId], draftId, content: { title: '高效阅读三步法', body: html, images: [cover.data.url] } },
+    });
+    expect(res.code, res.msg).toBe(0);
+    const done = await waitForPublish(t, token, res.data.publishId, allFinished, 60_000);
+    expect(done.jobs.map((j) => [j.status, j.error])).toEqual([['succeeded', null]]);
+
+    const notes = (await (await fetch(`${t.url}/sandbox-platform/api/_notes`)).json()) as { data: { notes: Array<{ title: string; imageSha256?: string[] }> } };
+    expect(notes.data.notes.length).toBe(notesBefore + 1);
+    const note = notes.data.notes.find((n) => n.title === '高效阅读三步法')!;
+    const png = Buffer.from(await (await fetch(`${t.url}${cover.data.url}`)).arrayBuffer());
+    expect(note.imageSha256).toEqual([createHash('sha256').update(png).digest('hex')]);
   });
 });
