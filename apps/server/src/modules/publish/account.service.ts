@@ -325,7 +325,7 @@ export class AccountService {
         await this.markExpired(acct, '登录已失效');
         return { category: 'sessionCheck' as const, accountId: acct.id, valid: false, status: 'expired' as const, statusReason: '登录已失效' };
       }
-      throw this.platformFailure(err, '检查登录状态失败');
+      throw this.platformFailure(err, '检查登录状态失败', acct.platform);
     }
   }
 
@@ -336,7 +336,7 @@ export class AccountService {
       return { category: 'search' as const, accountId: acct.id, topics };
     } catch (err) {
       if (err instanceof SessionExpiredError) await this.markExpired(acct, '登录已失效');
-      throw this.platformFailure(err, '搜索失败');
+      throw this.platformFailure(err, '搜索失败', acct.platform);
     }
   }
 
