@@ -67,16 +67,18 @@ export const publicRoutes: readonly PublicRoute[] = [
 ];
 
 /** Web app files (`/`, `/index.html`, `/assets/…`, `/logo.svg`): everything outside the API that GET can fetch. */
-const isWebFile = (method: string, url: string) =>
-  method === 'GET' && !url.startsWith('/api/') && url !== '/api' && !url.startsWith('/publish-api/') && !url.includes(':');
+export const isWebFile = (method: string, url: string) =>
+  (method === 'GET' || method === 'HEAD') && !url.startsWith('/api/') && url !== '/api' && !url.startsWith('/publish-api/') && !url.includes(':');
 
-const matches = (rule: PublicRoute, method: string, url: string) =>
-  (rule.method === '*' || rule.method === method) && (rule.url.endsWith('*') ? url.startsWith(rule.url.slice(0, -1)) : rule.url === url);
+/** The list entry that opens this route, if any. */
+export function publicRuleFor(method: string, url: string): PublicRoute | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return publicRoutes.find((r) => (r.method === '*' || r.method === m) && (r.url.endsWith('*') ? url.startsWith(r.url.slice(0, -1)) : r.url === url));
+}
 
 /** The auth mode of a registered route: the list's, or 'required'. */
 export function authModeOf(method: string, url: string): AuthMode {
-  const m = method === 'HEAD' ? 'GET' : method;
-  const rule = publicRoutes.find((r) => matches(r, m, url));
+  const rule = publicRuleFor(method, url);
   if (rule) return rule.auth;
-  return isWebFile(m, url) ? 'public' : 'required';
+  return isWebFile(method, url) ? 'public' : 'required';
 }
