@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { ErrorCode, type TaskInfo } from '@inkstone/shared';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { loginByPhone } from '../../test/auth-helpers.js';
+import { testDbKinds } from '../../test/database.js';
+import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
+import { pointsLedger, users, writingTaskEvents, writingTasks } from '../../db/schema/index.js';
+import { OpenAiCompatibleLlm } from '../../integrations/llm/openai-compatible.js';
+import { complete, LlmUpstreamError } from '../../integrations/llm/types.js';
+
+/** Model streams cut short, and tasks stopped by a shutdown. */
+describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
+  let t: TestApp;
+  let standin: OpenAiStandin;
+  let user: Awaited<ReturnType<typeof loginByPhone>>;
+  const articleBody = { createType: 'article', writeType: 'quick', content: '写一段关于早起的话', modelConfigType: 'standin' };
+
+  async function balance() {
+    const [row] = await t.container.db.select({ b: users.pointsBalance }).from(users).where(eq(users.id, user.user.id));
+    return row!.b;
+  }
+  async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 0; i < 400; i++) {
+      const v = await fn();
+      if (v !== undefined) return v;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('timed out');
+  }
+  const info = async (taskId: string) => (await t.call<TaskInfo>('GET', '/mp/task/info', { token: user.tokenValue, query: { taskId } })).data;
+  const final = (taskId: string) => waitFor(async () => {
+    const i = await info(taskId);
+    return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
+  });
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin({ model: 'standin-chat' });
+    t = await startTestApp({
+      db: dbKind,
+      env: {
+        LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'standin-chat' }]),
+        LLM_RETRY_BASE_MS: '1',
+        WRITING_STREAM_POLL_MS: '50',
+        RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
+    user = await loginByPhone(t);
+    await t.container.services.points.grant(user.user.id, 1000, { reason: 'test', idempotencyKey: `test:${user.user.id}` });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await standin?.close();
+  });
+
+  it('a reply cut without finish_reason or [DONE] fails the task, keeps the partial text, refunds once, saves no draft', async () => {
+    const before = await balance();
+    standin.script.push({ kind: 'reply', reply: { content: '前半段已经写好的内容。后半段不会到达。', chunkChars: 4, cutAfterChunks: 3 } });
+    const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: articleBody });
+    expect(created.code).toBe(0);
+    expect(await balance()).toBeLessThan(before);
+    const done = await final(created.data.taskId);
+    expect(done).toMatchObject({ status: 'failed', errorCode: ErrorCode.AI_UPSTREAM_FAILED, text: '前半段已经写好的内容。后', draftId: null });
+    expect(await balance()).toBe(before);
+    const refunds = await t.container.db.select().from(pointsLedger).where(eq(pointsLedger.idempotencyKey, `refund:task:${created.data.taskId}`));
+    expect(refunds).toHaveLength(1);
+  });
+
+  it('a cut before any text is retried like a dropped connection; a cut after text is not', async () => {
+    const llm = new OpenAiCompatibleLlm({ id: 'standin', label: 'x', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'standin-chat', maxRetries: 2, retryBaseMs: 1 });
+    const n = standin.received.length;
+    standin.script.push({ kind: 'reply', reply: { content: '不会到达', cutAfterChunks: 0 } }, { kind: 'reply', reply: { content: '完整的回答。' } });
+    expect((await complete(llm, { messages: [{ role: 'user', content: 'x' }] })).text).toBe('完整的回答。');
+    expect(standin.received.length - n).toBe(2);
+
+    standin.script.push({ kind: 'reply', reply: { content: '一二三四五六', chunkChars: 2, cutAfterChunks: 1 } }, { kind: 'reply', reply: { content: '不应到达' } });
+    await expect(complete(llm, { messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(LlmUpstreamError);
+    expect(standin.received.length - n).toBe(3);
+    standin.script.length = 0;
+  });
+
+  // Last in this suite: after shutdown the task service starts nothing more.
+  it('shutdown puts a running task back in the queue with its text, neither failed nor refunded, and ends its event stream', async () => {
+    const before = await balance();
+    standin.script.push({ kind: 'reply', reply: { content: '一段写得很慢的文字。'.repeat(30), chunkChars: 3, delayMs: 40 } });
+    const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: articleBody });
+    const { taskId } = created.data;
+    const charged = before - (await balance());
+    expect(charged).toBeGreaterThan(0);
+    await waitFor(async () => ((await info(taskId)).text.length > 0 ? true : undefined));
+    const sse = fetch(`${t.url}/api/mp/task/stream/${taskId}`, { headers: { 'inkstone-token': user.tokenValue } }).then((r) => r.text());
+    await new Promise((r) => setTimeout(r, 100));
+
+    const started = Date.now();
+    await t.container.writing.shutdown();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const [row] = await t.container.db.select().from(writingTasks).where(eq(writingTasks.id, taskId));
+    expect(row).toMatchObject({ status: 'queued', heartbeatAt: null, errorCode: null, finishedAt: null });
+    expect(row!.text.length).toBeGreaterThan(0);
+    expect(await balance()).toBe(before - charged);
+    const events = await t.container.db.select().from(writingTaskEvents).where(eq(writingTaskEvents.taskId, taskId));
+    expect(events.map((e) => e.type)).not.toContain('error');
+    expect(events.at(-1)!.data).toMatchObject({ stage: 'queued', message: '服务正在重启，任务将在重启后自动继续' });
+    const body = await sse;
+    expect(body).toContain('服务正在重启');
+
+    // A job arriving after shutdown leaves the task queued for the next start instead of running it.
+    await t.container.writing.tasks.run(taskId);
+    expect((await info(taskId)).status).toBe('queued');
+  });
+});
