@@ -84,6 +84,8 @@ export default async function globalSetup() {
       // Comments reach the unread counts through the engagement job (5 min by default): a fan
       // comment in publish.spec.ts must show up within a test's time.
       PUBLISH_ENGAGEMENT_INTERVAL_MS: '3000',
+      // Specs drive the sandbox creator site's failure switch and read its notes (/sandbox-platform/api/_control, _notes).
+      SANDBOX_HOOKS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -125,7 +125,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await c.database.db.execute('select 1');
-    return { status: 'ok', database: c.database.kind, sandboxes: c.sandboxes };
+    // `demo`: the web shows a 演示环境 banner (public server running on sandboxes by ALLOW_SANDBOXES=1).
+    return { status: 'ok', database: c.database.kind, sandboxes: c.sandboxes, demo: c.demo };
   });
 
   const { auth, codes, sessions, users } = c.services;

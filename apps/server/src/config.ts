@@ -25,6 +25,10 @@ const schema = z.object({
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
   FEATURES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Lets a production server on a public address start with sandboxes active (a demo site); see sandbox-guard.ts. */
+  ALLOW_SANDBOXES: z.preprocess(emptyToUndefined, bool.default(false)),
+  /** Test hooks of the sandbox creator site (_control, _notes); always on when NODE_ENV=test. */
+  SANDBOX_HOOKS: z.preprocess(emptyToUndefined, bool.default(false)),
 
   SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
   ALIYUN_SMS_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { checkSandboxes } from './sandbox-guard.js';
 import { createLogger } from './logger.js';
 import { openDatabase, type DbHandle } from './db/client.js';
 import { resolveSecretKey } from './security/secret-key.js';
@@ -48,6 +49,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const clock = opts.clock ?? systemClock;
   // Before anything is opened: a bad FEATURES_FILE stops start-up with nothing to clean up.
   const flags = FlagsService.fromConfig(config);
+  // Also before anything is opened: sandboxes on a public production address stop start-up (sandbox-guard.ts).
+  const sandboxVerdict = checkSandboxes(config);
+  if (sandboxVerdict.kind === 'refuse') throw new ConfigError(sandboxVerdict.message);
+  if (sandboxVerdict.kind === 'demo') log.warn(sandboxVerdict.message);
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const { db } = database;
   const key = resolveSecretKey(config.APP_SECRET_KEY, opts.database ? null : config.DATA_DIR, (m) => log.warn(m));
@@ -114,6 +119,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     jobs,
     integrations: { sms, wechat, payments, fetcher },
     sandboxes,
+    /** A public demo (ALLOW_SANDBOXES=1): the web shows 演示环境. */
+    demo: sandboxVerdict.kind === 'demo',
     publishing,
     writing,
     graphic,

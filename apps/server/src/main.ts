@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { buildApp } from './app.js';
 import { StartupError } from './db/client.js';
+import { isLoopbackUrl } from './sandbox-guard.js';
+import { startBanner } from './start-banner.js';
 
 /** Everything stops within this after SIGTERM/SIGINT (orchestrators kill at 10 s); what still hangs is cut off. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -38,16 +40,12 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
-  console.log(`\n  砚 Inkstone is running at ${url}  (database: ${container.database.kind})`);
-  if (container.sandboxes.length) console.log(`  Running on embedded sandboxes (nothing leaves this machine): ${container.sandboxes.join(', ')}`);
-  if (container.integrations.sms.sandbox) {
-    console.log(`  SMS codes appear in the server log and at ${url}/api/dev/sms-outbox/page`);
-    // Anyone who reaches the outbox can read every login code: fine on a laptop, not on a public server.
-    if (!container.publicUrl.startsWith('http://localhost') && !container.publicUrl.startsWith('http://127.')) {
-      container.log.warn('SMS_PROVIDER is the outbox while PUBLIC_URL is not local: anyone reaching /api/dev/sms-outbox can read login codes. Configure a real SMS vendor before exposing this server.');
-    }
+  console.log(startBanner(config, { url, database: container.database.kind, searchEnabled: container.writing.search.enabled, demo: container.demo }));
+  // Anyone who reaches the outbox can read every login code: fine on a laptop, not on a public server. (In production
+  // a public address with sandboxes does not start at all, see sandbox-guard.ts.)
+  if (container.integrations.sms.sandbox && !isLoopbackUrl(container.publicUrl)) {
+    container.log.warn('短信发件箱已启用而 PUBLIC_URL 不是本机地址：任何能访问 /api/dev/sms-outbox 的人都能读到登录验证码。对外开放前请配置真实短信服务商（SMS_PROVIDER）。');
   }
-  console.log(`  API docs: ${url}/api/docs\n`);
 
   /**
    * Graceful stop: no new connections; requests already being served finish with their normal reply (and

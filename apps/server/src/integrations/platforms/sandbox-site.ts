@@ -161,7 +161,12 @@ export class SandboxSite {
     if (this.pictures.size > PICTURES_KEPT) this.pictures.delete(this.pictures.keys().next().value!);
   }
 
-  routes() {
+  /**
+   * `hooks`: the test switches `/api/_control` (failures, slowness, session expiry) and `/api/_notes` (every note of
+   * every creator). Anyone who reaches them could break or read other people's sandbox publishing, so they exist
+   * only for tests and e2e (NODE_ENV=test or SANDBOX_HOOKS=1), never on a demo server.
+   */
+  routes(opts: { hooks?: boolean } = {}) {
     return async (app: FastifyInstance) => {
       await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 18, fields: 20 } });
       const page = (reply: FastifyReply, title: string, body: string, status = 200) =>
@@ -332,10 +337,13 @@ tick()})();`),
         return reply.type(pic.type).header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=3600').send(pic.buf);
       });
       app.post(`${BASE}/notes/:id/comments`, async (req, reply) => {
-        const body = (req.body ?? {}) as { author?: string; content?: string };
+        const body = (req.body ?? {}) as { author?: unknown; content?: unknown };
         const id = (req.params as { id: string }).id;
-        if (body.content?.trim()) this.addComment(id, (body.author ?? '沙箱粉丝').slice(0, 32), body.content.trim().slice(0, 200));
-        return reply.redirect(`${BASE}/notes/${id}`, 303);
+        if (!this.state.notes.some((n) => n.id === id)) return page(reply, '未找到', '<p>笔记不存在</p>', 404);
+        const content = typeof body.content === 'string' ? body.content.trim() : '';
+        if (content) this.addComment(id, (typeof body.author === 'string' ? body.author : '沙箱粉丝').slice(0, 32), content.slice(0, 200));
+        // Only ids of existing notes get here, but the Location header must stay ASCII whatever an id holds.
+        return reply.redirect(`${BASE}/notes/${encodeURIComponent(id)}`, 303);
       });
 
       // JSON API, cookie session, shaped like Xiaohongshu's web API replies.
@@ -379,6 +387,7 @@ tick()})();`),
         const comment = this.addComment((req.params as { id: string }).id, String(body.author ?? '沙箱粉丝').slice(0, 32), String(body.content ?? '').slice(0, 200));
         return comment ? { code: 0, success: true, data: comment } : { code: 404, success: false, msg: '笔记不存在', data: null };
       });
+      if (!opts.hooks) return;
       app.post(`${BASE}/api/_control`, async (req) => {
         const body = (req.body ?? {}) as { slowMs?: number; failNext?: SandboxFailure; expireSessions?: boolean | string };
         if (typeof body.slowMs === 'number') this.slowMs = Math.max(0, Math.min(body.slowMs, 60_000));

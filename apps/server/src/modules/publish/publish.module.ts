@@ -89,7 +89,7 @@ export async function registerPublishing(app: FastifyInstance, config: Config, p
   const deps = { accounts: p.accounts, publishing: p.publishing, engagement: p.engagement };
   await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
   await app.register(publishRoutes(deps), { prefix: '/api' });
-  if (p.sandboxSite) await app.register(p.sandboxSite.routes());
+  if (p.sandboxSite) await app.register(p.sandboxSite.routes({ hooks: config.NODE_ENV === 'test' || config.SANDBOX_HOOKS }));
   app.addHook('onListen', async () => {
     if (p.runtime.sandboxBaseUrl) return;
     const address = app.server.address();
