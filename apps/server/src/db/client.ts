@@ -78,10 +78,13 @@ function readOwner(dir: string): LockOwner | null {
   }
 }
 
-/** True when `pid` on this host is certainly gone (or is us: a container restarted with the same pid 1). */
-function deadOnThisHost(owner: LockOwner | null): boolean {
+/** Data directories this process holds, so a second open here is refused rather than mistaken for a restart. */
+const heldHere = new Set<string>();
+
+/** True when `pid` on this host is certainly gone (or is us after a restart: a container's pid 1). */
+function deadOnThisHost(owner: LockOwner | null, dir: string): boolean {
   if (!owner || owner.host !== hostname()) return false;
-  if (owner.pid === process.pid) return true;
+  if (owner.pid === process.pid) return !heldHere.has(dir);
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -123,7 +126,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ELOCKED') throw new StartupError(`无法锁定数据目录 ${shown}（${dir}）：${describeFsError(err)}。`);
     const owner = readOwner(dir);
-    if (!deadOnThisHost(owner)) {
+    if (!deadOnThisHost(owner, dir)) {
       const who = owner
         ? `pid ${owner.pid}${owner.host === hostname() ? '' : `，主机 ${owner.host}`}，启动于 ${new Date(owner.startedAt).toLocaleString('zh-CN', { hour12: false })}`
         : '未知进程';
@@ -144,7 +147,9 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     await release().catch(() => undefined);
     throw new StartupError(`数据目录 ${shown}（${dir}）不可写：${describeFsError(err)}。`);
   }
+  heldHere.add(dir);
   return async () => {
+    heldHere.delete(dir);
     rmSync(path.join(dir, OWNER_NAME), { force: true });
     await release();
   };
