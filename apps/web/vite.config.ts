@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   server: {
-    proxy: { '/api': 'http://localhost:3000', '/publish-api': 'http://localhost:3000' },
+    proxy: { '/api': 'http://localhost:3000', '/publish-api': 'http://localhost:3000', '/healthz': 'http://localhost:3000' },
   },
   build: {
     outDir: 'dist',

@@ -6,6 +6,7 @@ import { AppRoutes } from './routes';
 import { ShellEffects } from './features/shell-effects';
 import { ModalHost } from './features/modals/modal-host';
 import { GlobalOverlay } from './components/global-overlay';
+import { DemoBanner } from './components/demo-banner';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 10_000 } },
@@ -22,6 +23,7 @@ export function App() {
           <AppRoutes />
           <ModalHost />
           <GlobalOverlay />
+          <DemoBanner />
         </BrowserRouter>
       </QueryClientProvider>
     </ConfigProvider>
