@@ -81,10 +81,15 @@ export class InProcessJobQueue implements JobQueue {
     await Promise.all([...this.handlers.values()].map((r) => r.queue.onIdle()));
   }
 
+  /**
+   * Waits for running jobs only: ones not started yet are dropped like delayed ones, since every module re-enqueues
+   * its unfinished work from the database at start-up; running them now would only hold up a shutdown.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const r of this.handlers.values()) r.queue.clear();
     await Promise.all([...this.handlers.values()].map((r) => r.queue.onIdle()));
   }
 }

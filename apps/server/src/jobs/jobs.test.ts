@@ -79,4 +79,26 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     await new Promise((r) => setTimeout(r, 400));
     expect(runs).toBe(1);
   });
+
+  it('close waits for the running job and starts no queued one (owners re-enqueue them from the database)', async () => {
+    make();
+    const started: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let finished = false;
+    q.register<{ n: number }>('slow', async ({ n }) => {
+      started.push(n);
+      await gate;
+      finished = true;
+    }, { concurrency: 1 });
+    await q.start();
+    await Promise.all([1, 2, 3].map((n) => q.enqueue('slow', { n })));
+    await until(() => started.length === 1);
+    const closing = q.close();
+    setTimeout(release, 100);
+    await closing;
+    expect(finished).toBe(true);
+    // BullMQ leaves waiting jobs in Redis for the next worker; the in-process queue drops them.
+    if (kind === 'in-process') expect(started).toEqual([1]);
+  });
 });
