@@ -80,7 +80,17 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>, set
   if (setup.destination) return pino(options, setup.destination);
   if (config.NODE_ENV !== 'production' && process.stdout.isTTY) {
     // In-process (not a worker transport) so lines written just before exit are not lost.
-    return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true }));
+    return pino(
+      options,
+      pretty({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss',
+        singleLine: true,
+        // Request lines read "GET /api/x?token=[REDACTED] 200 12ms request completed"; other fields follow as JSON.
+        messageFormat: '{if req.method}{req.method} {req.url} {end}{if res.statusCode}{res.statusCode} {responseTime}ms {end}{msg}',
+        ignore: 'pid,hostname,reqId,req,res,responseTime',
+      }),
+    );
   }
   return pino(options);
 }
