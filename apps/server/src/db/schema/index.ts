@@ -6,3 +6,4 @@ export * from './activity.js';
 export * from './publish.js';
 export * from './writing.js';
 export * from './feedback.js';
+export * from './topic.js';
