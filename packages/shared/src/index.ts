@@ -15,3 +15,4 @@ export * from './api/publish.js';
 export * from './markdown.js';
 export * from './points.js';
 export * from './api/graphic.js';
+export * from './api/topic.js';
