@@ -6,6 +6,7 @@ interface Plan {
   name: string;
   points: number;
   price: number;
+  durationDays?: number;
 }
 
 async function apiData<T>(request: APIRequestContext, url: string, s?: Session): Promise<T> {
@@ -59,6 +60,7 @@ test('buy a VIP plan and a points bundle with the sandbox gateway; orders and hi
   await expect(page.getByTestId('bundle-card')).toHaveCount(bundles.length);
   await expect(page.getByTestId('plan-card').first()).toContainText(`¥${(plan.price / 100).toFixed(2)}`);
   await expect(page.getByTestId('vip-status')).toHaveText('普通用户');
+  await expect(page.getByTestId(`buy-plan-${plan.id}`)).toHaveText('立即开通');
   const before = await balanceOn(page);
   // Everything below must happen without a page load: this marker would be lost by one.
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
@@ -66,6 +68,9 @@ test('buy a VIP plan and a points bundle with the sandbox gateway; orders and hi
   await buyWithSandbox(page, `buy-plan-${plan.id}`);
   await expect(page.getByTestId('vip-status')).toContainText('会员有效');
   await expect(page.getByTestId('vip-expiry')).toContainText('有效期至');
+  // Members renew; the page was opened before paying, and still counts the days like every other page.
+  await expect(page.getByTestId(`buy-plan-${plan.id}`)).toHaveText('续费会员');
+  await expect(page.getByTestId('vip-expiry')).toContainText(`剩余${plan.durationDays!}天`);
   await expect(page.getByTestId('points-balance')).toHaveText(String(before + plan.points));
 
   await buyWithSandbox(page, `buy-bundle-${bundle.id}`);
@@ -82,6 +87,7 @@ test('buy a VIP plan and a points bundle with the sandbox gateway; orders and hi
   await expect(page.getByTestId('orders-table')).toContainText(`¥${(bundle.price / 100).toFixed(2)}`);
 
   await page.goto('/mine');
+  await expect(page.getByTestId('vip-expiry')).toContainText(`剩余${plan.durationDays!}天`);
   const history = page.getByTestId('history-table');
   await expect(history).toContainText(`购买${plan.name}`);
   await expect(history).toContainText(`购买积分包 ${bundle.name}`);
@@ -117,8 +123,11 @@ test('closing the QR dialog cancels it; an expired order offers 刷新', async (
 test('a 1501 reply opens the lackPoints prompt, refreshes the balance and leads to /integral', async ({ page, request }) => {
   const s = await apiLogin(request);
   await seedSession(page, s);
-  // No paid feature is wired into the UI yet: the daily claim stands in for one, answered with the
-  // server's real 1501 shape.
+  // The daily claim stands in for a paid call, answered with the server's real 1501 shape. The day's reward
+  // is normally credited at start-up already; this page is told it is not, so the button is offered.
+  await page.route('**/api/activity/homepage/config', (route) =>
+    route.fulfill({ json: { code: 0, msg: 'ok', data: { dailyReward: 20, returnReward: 100, logo: '/logo.svg', dailyClaimedToday: false, contest: null } } }),
+  );
   await page.route('**/api/vip/activity/daily/claim', (route) =>
     route.fulfill({ json: { code: 1501, msg: '积分不足', data: { iDataEventId: 'article_deep', balance: 0, need: 20 } } }),
   );
@@ -136,19 +145,26 @@ test('a 1501 reply opens the lackPoints prompt, refreshes the balance and leads 
   await expect(page.getByTestId('page-integral')).toBeVisible();
 });
 
-test('/mine: daily reward once a day, invitation code, redeem code errors from the server', async ({ page, request }) => {
+test('/mine: welcome points and the daily reward arrive without a click, invitation code, redeem code errors from the server', async ({ page, request }) => {
   const s = await apiLogin(request);
+  const claims: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/vip/activity/daily/claim')) claims.push(r.url());
+  });
   await seedSession(page, s);
   await page.goto('/mine');
+  const setting = await apiData<{ activeReward: number }>(request, '/api/user/global-setting');
+  const config = await apiData<{ welcomePoints: number }>(request, '/api/vip/activity/config');
+  // A brand-new account: the welcome grant plus today's login reward, credited by opening the app.
+  await expect(page.getByTestId('points-balance')).toHaveText(String(config.welcomePoints + setting.activeReward));
   const before = await balanceOn(page);
   const claim = page.getByTestId('daily-claim');
-  await expect(claim).toBeEnabled();
-  await claim.click();
   await expect(claim).toHaveText('今日已领取');
   await expect(claim).toBeDisabled();
-  const setting = await apiData<{ activeReward: number }>(request, '/api/user/global-setting');
-  await expect(page.getByTestId('points-balance')).toHaveText(String(before + setting.activeReward));
-  await expect(page.getByTestId('history-table')).toContainText('每日登录奖励');
+  const history = page.getByTestId('history-table');
+  await expect(history).toContainText('每日登录奖励');
+  await expect(history).toContainText('新用户欢迎积分');
+  expect(claims, 'credited without the button').toEqual([]);
 
   const popup = await apiData<{ inviteCode: string }>(request, '/api/vip/activity/invite/popup', s);
   await expect(page.getByTestId('invite-code')).toHaveText(popup.inviteCode);
@@ -162,7 +178,7 @@ test('/mine: daily reward once a day, invitation code, redeem code errors from t
   // Codes can only be minted by the admin CLI, which cannot open the running server's PGlite:
   // the success path is answered here with the endpoint's real shape.
   await page.route('**/api/vip/coupon-code/exchange', (route) =>
-    route.fulfill({ json: { code: 0, msg: 'ok', data: { kind: 'points', value: 88, score: before + setting.activeReward + 88, vipExpiredTime: null } } }),
+    route.fulfill({ json: { code: 0, msg: 'ok', data: { kind: 'points', value: 88, score: before + 88, vipExpiredTime: null } } }),
   );
   await page.getByRole('textbox', { name: '兑换码' }).fill('GOOD-CODE-88');
   await page.getByTestId('redeem-submit').click();
@@ -238,4 +254,26 @@ test.describe('on a phone', () => {
     await landing.getByTestId('redeem-submit').click();
     await expect(landing.getByTestId('redeem-error')).toHaveText('兑换码不存在或已停用');
   });
+});
+
+test('/integralEmpty opened directly judges the real balance', async ({ page, request }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  const costs = await apiData<{ feature: string; point: number }[]>(request, '/api/vip/score/point/consume');
+  await page.goto('/mine');
+  const balance = await balanceOn(page);
+  // A new account holds the welcome points: enough for every paid feature, so no 积分不足.
+  expect(balance).toBeGreaterThanOrEqual(Math.max(...costs.map((c) => c.point)));
+  await page.goto('/integralEmpty');
+  await expect(page.getByTestId('integral-empty-balance')).toHaveText(String(balance));
+  await expect(page.getByTestId('integral-empty-verdict')).toHaveText('你的积分充足');
+  await expect(page.getByTestId('page-integralEmpty')).not.toContainText('积分不足');
+  await expect(page.getByTestId('integral-empty-back')).toBeVisible();
+  // Asked about something dearer than the balance, it does say so.
+  await page.route('**/api/vip/score/point/consume', (route) =>
+    route.fulfill({ json: { code: 0, msg: 'ok', data: [{ feature: 'article_deep', name: '深度写作', point: balance + 1 }] } }),
+  );
+  await page.goto('/integralEmpty?eventId=article_deep');
+  await expect(page.getByTestId('integral-empty-verdict')).toHaveText('你的积分不足');
+  await expect(page.getByTestId('integral-empty-feature')).toContainText(`需要 ${balance + 1} 积分`);
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { test, expect, apiLogin, latestCode, randomPhone, seedSession, type Session } from '../support/fixtures.js';
 import type { APIRequestContext, Page } from '@playwright/test';
 
-/** New users have no points; writing costs some. Buy the first bundle through the sandbox gateway. */
+/** Points for model-backed features (the offline writer is free): buy the first bundle through the sandbox gateway. */
 async function buyPoints(request: APIRequestContext, tokenName: string, tokenValue: string) {
   const headers = { [tokenName]: tokenValue };
   const bundles = await (await request.get('/api/vip/score/bundle/list', { headers })).json();
@@ -89,7 +89,10 @@ test('a new user writes, resumes, edits and exports an article with the offline 
   await expect(page).toHaveURL(/\/editor\?taskId=/);
   const taskId = new URL(page.url()).searchParams.get('taskId')!;
   await expect(page).toHaveURL(/\/editor\?draftId=\d+$/, { timeout: 30_000 });
-  await expect(editorText(page)).toContainText('离线写作助手');
+  // Labelled beside the text, not inside it: the body may be published as it is.
+  await expect(page.getByTestId('offline-label')).toContainText('离线写作助手生成，非AI');
+  await expect(editorText(page)).toContainText('导语');
+  await expect(editorText(page)).not.toContainText('离线写作助手');
   await expect(page.getByTestId('editor-title')).not.toHaveValue('');
   await expect(page.getByTestId('save-state')).toHaveText('已保存');
   const draftUrl = page.url();
@@ -114,7 +117,8 @@ test('a new user writes, resumes, edits and exports an article with the offline 
   await expect(page).toHaveURL(draftUrl);
   const resumedUrl = (await streamUrls(page)).find((u) => u.includes(`/mp/task/stream/${taskId}`))!;
   expect(new URL(resumedUrl, 'http://x').searchParams.get('lastEventId')).toBe(String(cut));
-  await expect(editorText(page)).toContainText('离线写作助手');
+  await expect(page.getByTestId('offline-label')).toBeVisible();
+  await expect(editorText(page)).toContainText('导语');
 
   // Two AI abilities on the whole text: accept one, discard the other.
   const before = (await editorText(page).innerText()).length;
