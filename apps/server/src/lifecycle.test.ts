@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,8 +44,19 @@ async function readToEnd(url: string, token: string): Promise<string> {
   return res.text();
 }
 
+/** Mounts a small tmpfs at `dir`; false where this process may not mount (not root, unprivileged container). */
+function mountTmpfs(dir: string, opts: string): boolean {
+  try {
+    mkdirSync(dir);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', opts, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('start-up refusals', () => {
-  it('a DATA_DIR that cannot be created is reported in Chinese with its path, exit 1, no stack trace', async () => {
+  it('an unusable DATA_DIR (path through a file; full or read-only where a tmpfs can be mounted; read-only dir as non-root) is reported in Chinese with its path, exit 1, no stack trace', async () => {
     // Tests may run as root, where a read-only mode bit does not stop writes; a path through a regular file
     // fails for every user (ENOTDIR). As non-root, a read-only directory is checked as well.
     const base = mkdtempSync(path.join(tmpdir(), 'inkstone-ro-'));
@@ -57,6 +69,23 @@ describe('start-up refusals', () => {
       expect(p.output()).toContain(`无法创建数据目录 ${dataDir}`);
       expect(p.output()).toContain('路径中有一段是文件而不是目录');
       expect(p.output()).not.toMatch(/\n\s+at /);
+      if (process.getuid?.() === 0 && mountTmpfs(path.join(base, 'tiny'), 'size=256k')) {
+        // Root that may mount (a privileged container): a real full file system, then a real read-only one.
+        const tiny = path.join(base, 'tiny');
+        try {
+          const full = runScript('main.ts', [], { DATA_DIR: path.join(tiny, 'data'), PORT: '0', HOST: '127.0.0.1' });
+          expect((await full.exited).code).toBe(1);
+          expect(full.output()).toContain('磁盘空间已满');
+          expect(full.output()).not.toMatch(/\n\s+at /);
+          execFileSync('mount', ['-o', 'remount,ro', tiny]);
+          const ro = runScript('main.ts', [], { DATA_DIR: path.join(tiny, 'other'), PORT: '0', HOST: '127.0.0.1' });
+          expect((await ro.exited).code).toBe(1);
+          expect(ro.output()).toContain(`无法创建数据目录 ${path.join(tiny, 'other')}`);
+          expect(ro.output()).toContain('所在文件系统为只读');
+        } finally {
+          execFileSync('umount', [tiny]);
+        }
+      }
       if (process.getuid?.() !== 0) {
         const ro = path.join(base, 'ro');
         mkdirSync(ro);
@@ -69,7 +98,7 @@ describe('start-up refusals', () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.each(testDbKinds)('server process on %s', (dbKind) => {

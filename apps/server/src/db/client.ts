@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -61,11 +61,19 @@ function describeFsError(err: unknown): string {
   return FS_REASONS[code] ?? `${code ? `${code}: ` : ''}${err instanceof Error ? err.message : String(err)}`;
 }
 
-/** Looks for the first errno-style cause in an error chain (drizzle wraps the driver's error). */
+/**
+ * PGlite's file system is Emscripten's: its ErrnoError carries only a WASI errno number (no Node code), which
+ * drizzle wraps as "Failed query". The numbers the operator can act on.
+ */
+const WASI_ERRNO: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 44: 'ENOENT', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+
+/** Looks for the first file-system cause in an error chain (drizzle wraps the driver's error). */
 function fsCause(err: unknown): NodeJS.ErrnoException | undefined {
   for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const { code, errno } = e as NodeJS.ErrnoException;
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return e as NodeJS.ErrnoException;
+    const wasi = typeof errno === 'number' && (e as Error).constructor?.name === 'ErrnoError' ? WASI_ERRNO[errno] : undefined;
+    if (wasi) return Object.assign(new Error(wasi), { code: wasi });
   }
   return undefined;
 }
@@ -103,7 +111,18 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   const shown = dataDir;
   try {
     mkdirSync(dir, { recursive: true });
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
+    // A recursive mkdir on a read-only file system reports ENOENT; the nearest existing parent tells the truth.
+    if ((caught as NodeJS.ErrnoException).code === 'ENOENT') {
+      let parent = path.dirname(dir);
+      while (!existsSync(parent) && parent !== path.dirname(parent)) parent = path.dirname(parent);
+      try {
+        accessSync(parent, constants.W_OK);
+      } catch (e) {
+        err = e;
+      }
+    }
     throw new StartupError(`无法创建数据目录 ${shown}（${dir}）：${describeFsError(err)}。请检查 DATA_DIR 设置与目录权限。`);
   }
   const lockfilePath = path.join(dir, LOCK_NAME);
