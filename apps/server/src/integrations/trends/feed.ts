@@ -1,0 +1,72 @@
+import { parseFeed } from 'feedsmith';
+import type { SafeFetcher } from '../fetch/types.js';
+import { getBody } from './http.js';
+import { clean, TrendSourceError, type TrendItem, type TrendSource } from './types.js';
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' && 'value' in v && typeof v.value === 'string' ? v.value : '');
+const date = (v: unknown): Date | null => {
+  if (typeof v !== 'string' || !v) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/**
+ * Any RSS 2.0, Atom, RDF or JSON Feed an operator adds (`feed=<url>` in TRENDS_SOURCES), parsed by feedsmith.
+ * Feeds carry no heat; the topic module ranks their items by position and recency.
+ */
+export class FeedSource implements TrendSource {
+  readonly id: string;
+  readonly name: string;
+  readonly minIntervalMs = 15 * 60_000;
+  readonly live = true;
+  constructor(
+    private readonly fetcher: SafeFetcher,
+    private readonly url: string,
+  ) {
+    this.id = `feed:${url}`;
+    this.name = new URL(url).hostname;
+  }
+
+  async fetch(signal?: AbortSignal) {
+    const raw = await getBody(this.fetcher, this.id, this.url, signal, { accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, */*' });
+    let parsed: ReturnType<typeof parseFeed>;
+    try {
+      parsed = parseFeed(raw.toString('utf8'));
+    } catch {
+      throw new TrendSourceError(this.id, '订阅源内容无法解析（不是 RSS、Atom 或 JSON Feed）', false);
+    }
+    const items: TrendItem[] = [];
+    const push = (title: string, link: string, summary: string, published: Date | null) => {
+      const t = clean(title, 150);
+      if (!t || !/^https?:\/\//i.test(link)) return;
+      items.push({ title: t, url: link, summary: clean(summary, 200), heat: 0, rank: items.length + 1, publishedAt: published });
+    };
+    let name: string | undefined;
+    switch (parsed.format) {
+      case 'rss':
+      case 'rdf': {
+        const f = parsed.feed as { title?: unknown; items?: Array<Record<string, unknown>> };
+        name = text(f.title) || undefined;
+        for (const it of f.items ?? []) push(text(it.title), text(it.link), text(it.description), date(it.pubDate) ?? date((it.dc as { date?: string } | undefined)?.date));
+        break;
+      }
+      case 'atom': {
+        const f = parsed.feed as { title?: unknown; entries?: Array<Record<string, unknown>> };
+        name = text(f.title) || undefined;
+        for (const e of f.entries ?? []) {
+          const links = (e.links as Array<{ href?: string; rel?: string }> | undefined) ?? [];
+          const link = links.find((l) => !l.rel || l.rel === 'alternate')?.href ?? links[0]?.href ?? '';
+          push(text(e.title), link, text(e.summary) || text(e.content), date(e.published) ?? date(e.updated));
+        }
+        break;
+      }
+      case 'json': {
+        const f = parsed.feed as { title?: unknown; items?: Array<Record<string, unknown>> };
+        name = text(f.title) || undefined;
+        for (const it of f.items ?? []) push(text(it.title), text(it.url) || text(it.external_url), text(it.summary) || text(it.content_text), date(it.date_published) ?? date(it.date_modified));
+        break;
+      }
+    }
+    return { ...(name ? { name: clean(name, 30) } : {}), items };
+  }
+}
