@@ -8,6 +8,8 @@ const sourceLabel: Record<string, string> = { body: '请求体', querystring: '�
 
 /** 22021: invalid byte sequence for encoding; 22P05: untranslatable character (\u0000 in jsonb). */
 const unstorableTextCodes = new Set(['22021', '22P05']);
+/** 22P02 is also any bad literal; only its JSON form (a lone surrogate escape in jsonb) is the caller's text. */
+const badJsonText = /invalid input syntax for type json|Unicode (low|high) surrogate/;
 
 /** Walks the cause chain (drizzle wraps the driver's error) looking for a PostgreSQL text-encoding failure. */
 function isUnstorableText(error: unknown): boolean {
@@ -15,6 +17,7 @@ function isUnstorableText(error: unknown): boolean {
   for (let i = 0; i < 5 && e instanceof Error; i++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && unstorableTextCodes.has(code)) return true;
+    if (code === '22P02' && badJsonText.test(`${e.message} ${String((e as { detail?: unknown }).detail ?? '')}`)) return true;
     if (/invalid byte sequence for encoding|unsupported Unicode escape sequence/.test(e.message)) return true;
     e = e.cause;
   }

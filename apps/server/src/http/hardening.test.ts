@@ -40,6 +40,13 @@ describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
       expect(key.msg).not.toContain('<x>');
     });
 
+    it('lone UTF-16 surrogates (which jsonb refuses) are refused the same way', async () => {
+      const res = await t.call('POST', '/writing/style/save/homepage/input', { token, rawBody: '{"createType":"article","abilityType":"x\\ud800"}', headers: { 'content-type': 'application/json' } });
+      expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'abilityType：包含无效的字符' });
+      const paired = await t.call('POST', '/writing/style/save/homepage/input', { token, body: { createType: 'article', abilityType: '😀' } });
+      expect(paired.code).toBe(0);
+    });
+
     it('are refused in form bodies too', async () => {
       const res = await t.call('POST', '/auth/doLogin0', {
         rawBody: 'phone=13800138000&code=12%0034',
