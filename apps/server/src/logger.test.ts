@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from './logger.js';
+import { POLLED_ROUTES, redactUrl } from './logger.js';
 import { startTestApp, type TestApp } from './test/app.js';
 import { loginByPhone } from './test/auth-helpers.js';
 import { testDbKinds } from './test/database.js';
@@ -60,6 +60,8 @@ describe.each(testDbKinds)('request log on %s', (dbKind) => {
   });
 
   it('one info line per ordinary request; polled routes only at debug', async () => {
+    // The quiet list names real routes (a renamed route would silently start logging every poll again).
+    for (const url of POLLED_ROUTES) expect(t.app.hasRoute({ method: 'GET', url }), url).toBe(true);
     const before = log.lines.length;
     await t.call('GET', '/auth/isLogin', { token: user.tokenValue });
     await t.call('GET', '/notice/bubble', { token: user.tokenValue });
