@@ -20,7 +20,7 @@ export default defineConfig({
           includeDependenciesRecursively: false,
           groups: [
             { name: 'prosemirror', test: /[\\/]node_modules[\\/](prosemirror-[\w-]+|orderedmap|rope-sequence|w3c-keyname)[\\/]/, priority: 2 },
-            { name: 'tiptap', test: /[\\/]node_modules[\\/](@tiptap[\\/][\w-]+|linkifyjs)[\\/]/, priority: 1 },
+            { name: 'tiptap', test: /[\\/]node_modules[\\/](@tiptap[\\/][\w-]+|linkifyjs|use-sync-external-store|fast-equals)[\\/]/, priority: 1 },
           ],
         },
       },

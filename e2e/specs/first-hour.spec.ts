@@ -55,7 +55,7 @@ async function writeArticle(page: Page, topic: string, title: string) {
   await page.getByRole('textbox', { name: '写作主题' }).fill(topic);
   await page.getByTestId('home-start').click();
   await expect(page).toHaveURL(/\/editor\?draftId=\d+$/, { timeout: 30_000 });
-  await expect(page.getByTestId('editor-body')).toContainText('离线写作助手');
+  await expect(page.getByTestId('editor-body')).toContainText('导语');
   await page.getByTestId('editor-title').fill(title);
   await expect(page.getByTestId('save-state')).toHaveText('已保存', { timeout: 15_000 });
 }

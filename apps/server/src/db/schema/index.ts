@@ -7,4 +7,3 @@ export * from './publish.js';
 export * from './writing.js';
 export * from './feedback.js';
 export * from './topic.js';
-export * from './knowledge.js';

@@ -11,7 +11,6 @@ import { writingApi } from '../../api/writing';
 import { useTaskStream, clearSnapshot } from '../../features/writing/use-task-stream';
 import { markdownToHtml, countWords } from '../../features/writing/markdown';
 import { ImagePicker } from '../../features/writing/image-picker';
-import { htmlImages } from '../../features/publish/format';
 import { ImageNode } from './image-node';
 import { PanelResizer, usePanelWidth } from './panel-resizer';
 import { SidePanel } from './side-panel';
@@ -276,8 +275,13 @@ export default function EditorPage() {
 
 /** The dialog's starting content; the article's own images count towards a platform's image minimum. */
 function publishStart(title: string, editor: Editor | null) {
-  const html = editor?.getHTML() ?? '';
-  return { html, initial: { title, body: editor?.getText() ?? '', images: htmlImages(html), topics: [] as string[] } };
+  const images: string[] = [];
+  // The document's image nodes, in order: what the server will find in the saved HTML.
+  editor?.state.doc.descendants((node) => {
+    const src = node.type.name === 'image' ? (node.attrs.src as string | undefined) : undefined;
+    if (src && !images.includes(src)) images.push(src);
+  });
+  return { html: editor?.getHTML() ?? '', initial: { title, body: editor?.getText() ?? '', images, topics: [] as string[] } };
 }
 
 function SaveIndicator({ state, onRetry }: { state: SaveState; onRetry(): void }) {
