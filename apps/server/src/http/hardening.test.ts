@@ -47,6 +47,12 @@ describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
       expect(paired.code).toBe(0);
     });
 
+    it('cannot reach us in headers: Node refuses them, and the refusal is the envelope', async () => {
+      const res = await rawRequest(t.url, `GET /api/auth/nowLoginUser HTTP/1.1\r\nHost: a\r\ninkstone-token: ab\u0000cd\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.VALIDATION, msg: '请求格式不正确' });
+    });
+
     it('are refused in form bodies too', async () => {
       const res = await t.call('POST', '/auth/doLogin0', {
         rawBody: 'phone=13800138000&code=12%0034',
