@@ -54,6 +54,8 @@ export class TaskSink implements Sink {
     private readonly signals: TaskSignals,
     private readonly clock: Clock,
     readonly taskId: string,
+    /** The claim's run number: writes are fenced to it (see WritingRepo.updateRunning). */
+    readonly run?: number,
   ) {}
 
   get signal() {
@@ -115,7 +117,7 @@ export class TaskSink implements Sink {
       if (this.failure) return;
       try {
         const mine = await this.repo.db.transaction(async (tx) => {
-          const ok = await this.repo.updateRunning(tx, this.taskId, { text, title, heartbeatAt: this.clock.now() });
+          const ok = await this.repo.updateRunning(tx, this.taskId, { text, title, heartbeatAt: this.clock.now() }, this.run);
           if (ok) await this.repo.appendEvents(tx, this.taskId, batch);
           return ok;
         });

@@ -156,7 +156,7 @@ export class WritingTaskService {
       await this.fail(task.id, ErrorCode.TASK_INTERRUPTED, errorMessages[ErrorCode.TASK_INTERRUPTED]!);
       return;
     }
-    const sink = new TaskSink(this.repo, this.signals, this.clock, task.id);
+    const sink = new TaskSink(this.repo, this.signals, this.clock, task.id, task.runs);
     const done = this.execute(task, sink);
     this.active.set(task.id, { sink, done });
     // Claimed while shutdown began: stop at once (the run puts the task back).
@@ -227,7 +227,7 @@ export class WritingTaskService {
   private async checkpoint(task: TaskRow, sink: TaskSink) {
     await sink.settled().catch(() => undefined);
     const back = await this.repo.db.transaction(async (tx) => {
-      const ok = await this.repo.updateRunning(tx, task.id, { status: 'queued', text: sink.text, title: sink.titleText, heartbeatAt: null });
+      const ok = await this.repo.updateRunning(tx, task.id, { status: 'queued', text: sink.text, title: sink.titleText, heartbeatAt: null }, task.runs);
       if (ok) await this.repo.appendEvents(tx, task.id, [...sink.drain(), { type: 'progress', data: { stage: 'queued', message: '服务正在重启，任务将在重启后自动继续', percent: 0 } }]);
       return ok;
     });
@@ -259,7 +259,7 @@ export class WritingTaskService {
         const draft = await this.repo.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
         draftId = draft.id;
       }
-      const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now });
+      const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now }, task.runs);
       if (!ok) throw new TaskLostError(`task ${task.id} finished elsewhere`);
       await this.repo.appendEvents(tx, task.id, [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : []), { type: 'done', data: { draftId, title } }]);
     });
@@ -276,7 +276,7 @@ export class WritingTaskService {
       const pending = sink?.drain() ?? [];
       const row = await this.repo.markFailed(tx, taskId, {
         errorCode: code, errorMsg: msg, finishedAt: this.clock.now(), ...(sink ? { text: sink.text, title: sink.titleText } : {}),
-      });
+      }, sink?.run);
       if (!row) return false;
       if (row.pointsCharged > 0) await this.points.refund(row.userId, `task:${taskId}`, { reason: `refund:${row.pointsFeature}` }, tx);
       await this.repo.appendEvents(tx, taskId, [...pending, { type: 'error', data: { code, msg, refunded: row.pointsCharged } }]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { ErrorCode, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
@@ -77,6 +77,24 @@ describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
     await expect(complete(llm, { messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(LlmUpstreamError);
     expect(standin.received.length - n).toBe(3);
     standin.script.length = 0;
+  });
+
+  it('a run whose task was taken over by another worker (missed heartbeat) stops writing instead of finishing it too', async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '一段写得很慢的文字。'.repeat(30), chunkChars: 3, delayMs: 30 } });
+    const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: articleBody });
+    const { taskId } = created.data;
+    await waitFor(async () => ((await info(taskId)).text.length > 0 ? true : undefined));
+    // What another worker's claim does: a new run number and heartbeat.
+    await t.container.db.update(writingTasks).set({ runs: sql`${writingTasks.runs} + 1`, heartbeatAt: new Date() }).where(eq(writingTasks.id, taskId));
+    await t.container.jobs.idle();
+    await waitFor(async () => (standin.open() === 0 ? true : undefined));
+    const [row] = await t.container.db.select().from(writingTasks).where(eq(writingTasks.id, taskId));
+    expect(row).toMatchObject({ status: 'running', draftId: null, finishedAt: null });
+    const events = await t.container.db.select().from(writingTaskEvents).where(eq(writingTaskEvents.taskId, taskId));
+    expect(events.map((e) => e.type)).not.toContain('done');
+    expect(events.map((e) => e.type)).not.toContain('error');
+    // Hand it back so later tests see a finished suite state.
+    await t.container.writing.tasks.fail(taskId, ErrorCode.TASK_INTERRUPTED, 'test');
   });
 
   // Last in this suite: after shutdown the task service starts nothing more.

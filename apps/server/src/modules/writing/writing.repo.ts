@@ -34,18 +34,25 @@ export class WritingRepo {
     return row;
   }
 
-  /** Only while running: a task failed or finished elsewhere is not written to again. */
-  async updateRunning(tx: DbOrTx, id: string, values: Partial<typeof writingTasks.$inferInsert>): Promise<boolean> {
-    const rows = await tx.update(writingTasks).set(values).where(and(eq(writingTasks.id, id), eq(writingTasks.status, 'running'))).returning({ id: writingTasks.id });
+  /**
+   * Only while running, and (given `run`) only by the run that claimed it: a task failed or finished elsewhere, or
+   * taken over by another worker after a missed heartbeat, is not written to again by the old run.
+   */
+  async updateRunning(tx: DbOrTx, id: string, values: Partial<typeof writingTasks.$inferInsert>, run?: number): Promise<boolean> {
+    const conds = [eq(writingTasks.id, id), eq(writingTasks.status, 'running')];
+    if (run !== undefined) conds.push(eq(writingTasks.runs, run));
+    const rows = await tx.update(writingTasks).set(values).where(and(...conds)).returning({ id: writingTasks.id });
     return rows.length === 1;
   }
 
-  /** The single transition to failed: true for exactly one caller. */
-  async markFailed(tx: DbOrTx, id: string, values: Partial<typeof writingTasks.$inferInsert>): Promise<TaskRow | undefined> {
+  /** The single transition to failed: true for exactly one caller (given `run`, only the run that claimed it). */
+  async markFailed(tx: DbOrTx, id: string, values: Partial<typeof writingTasks.$inferInsert>, run?: number): Promise<TaskRow | undefined> {
+    const conds = [eq(writingTasks.id, id), inArray(writingTasks.status, [...OPEN])];
+    if (run !== undefined) conds.push(eq(writingTasks.runs, run));
     const [row] = await tx
       .update(writingTasks)
       .set({ ...values, status: 'failed' })
-      .where(and(eq(writingTasks.id, id), inArray(writingTasks.status, [...OPEN])))
+      .where(and(...conds))
       .returning();
     return row;
   }
