@@ -51,8 +51,9 @@ async function main() {
    * Graceful stop: no new connections; requests already being served finish with their normal reply (and
    * `Connection: close`); running writing tasks are put back in the queue (resumed after restart, not failed, not
    * refunded) and their event streams end; then the app, job queue and database close. Fastify's own close is
-   * called only once requests have drained, because while closing it answers late requests on kept-alive
-   * connections with a bare 503 instead of our envelope. A second signal, or the deadline, exits at once.
+   * called only once requests have drained, because while closing it turns away requests that arrive late on
+   * kept-alive connections (with the "服务正在重启" envelope, http/framework-errors.ts); until then they are served.
+   * A second signal, or the deadline, exits at once.
    */
   const shutdown = async (signal: string) => {
     if (stopping) {
