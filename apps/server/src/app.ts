@@ -37,6 +37,7 @@ import { payRoutes } from './modules/vip/pay.routes.js';
 import { registerPublishing } from './modules/publish/publish.module.js';
 import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
 import { registerGraphic } from './modules/graphic/graphic.module.js';
+import { installTopicJobs, registerTopic } from './modules/topic/topic.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -145,6 +146,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       await api.register(payRoutes({ orders, gateways: c.integrations.payments }));
       await registerWriting(api, c.writing, sessions, config);
       await registerGraphic(api, c.graphic);
+      await registerTopic(api, c.topic);
     },
     { prefix: '/api' },
   );
@@ -155,6 +157,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 
   // Writing tasks left open by a stopped process are restarted or failed and refunded.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installWritingRecovery(app, c.writing);
+
+  // Hot topic refresh runs on the job queue in the worker role (first run shortly after start-up).
+  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installTopicJobs(app, c.jobs);
 
   // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
   if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {

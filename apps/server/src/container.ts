@@ -33,6 +33,7 @@ import { createPublishing } from './modules/publish/publish.module.js';
 import { createWriting } from './modules/writing/writing.module.js';
 import { createSafeFetch } from './integrations/fetch/index.js';
 import { createGraphic } from './modules/graphic/graphic.module.js';
+import { createTopic } from './modules/topic/topic.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -103,9 +104,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   });
   const graphic = createGraphic({ storage: writing.storage, files: writing.repo, log });
   const feedback = new FeedbackService(db, writing.storage, personalNotices, clock);
+  const topic = createTopic(config, { db, clock, log, jobs, points, llms: writing.llms, fetcher });
 
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
-  sandboxes.push(...writing.sandboxes);
+  sandboxes.push(...writing.sandboxes, ...topic.sandboxes);
 
   return {
     config,
@@ -124,6 +126,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     publishing,
     writing,
     graphic,
+    topic,
     services: { users, sessions, codes, auth, notices, personalNotices, feedback, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     async close() {
       await jobs.close();

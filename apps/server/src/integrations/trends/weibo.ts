@@ -31,7 +31,8 @@ export class WeiboHotSource implements TrendSource {
       items.push({
         title: word,
         url: `https://s.weibo.com/weibo?q=${encodeURIComponent(`#${word}#`)}`,
-        summary: clean(row.label_name ? `${row.label_name}` : '', 20),
+        // label_name is a badge (热, 新, 爆), not a description; the hot search list carries none.
+        summary: '',
         heat: parseHeat(row.num ?? row.raw_hot),
         rank: items.length + 1,
         publishedAt: onboard,

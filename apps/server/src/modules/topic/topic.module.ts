@@ -1,0 +1,62 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { SafeFetcher } from '../../integrations/fetch/types.js';
+import type { LlmRegistry } from '../../integrations/llm/index.js';
+import { createTrendSources, SNAPSHOT_DATE } from '../../integrations/trends/index.js';
+import type { JobQueue } from '../../jobs/types.js';
+import type { PointsService } from '../vip/points.service.js';
+import { TopicRepo } from './topic.repo.js';
+import { topicRoutes } from './topic.routes.js';
+import { TopicService } from './topic.service.js';
+
+export const REFRESH_JOB = 'topic.refresh';
+/** How often the refresh job runs; each source's own minimum interval still decides whether it is fetched. */
+export const REFRESH_EVERY_MS = 10 * 60_000;
+
+export interface TopicModuleDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  jobs: JobQueue;
+  points: PointsService;
+  llms: LlmRegistry;
+  fetcher: SafeFetcher;
+}
+
+/** 选题: tracks, hot topics from the trends sources, collections, angles, divergent maps. */
+export function createTopic(config: Config, d: TopicModuleDeps) {
+  const sources = createTrendSources(config.TRENDS_SOURCES, d.fetcher);
+  const repo = new TopicRepo(d.db);
+  const service = new TopicService(repo, sources, d.points, d.llms, d.clock, d.log);
+  // The job reschedules itself on a time-slot id, so several worker processes (BullMQ) keep a single chain.
+  const scheduleNext = async (fromMs: number) => {
+    const slot = Math.floor(fromMs / REFRESH_EVERY_MS) + 1;
+    await d.jobs.enqueue(REFRESH_JOB, {}, { jobId: `slot-${slot}`, runAt: new Date(slot * REFRESH_EVERY_MS) });
+  };
+  d.jobs.register(REFRESH_JOB, async () => {
+    try {
+      await service.refreshOnce();
+    } finally {
+      await scheduleNext(Date.now()).catch((err: unknown) => d.log.warn({ err }, 'topic refresh not rescheduled (queue closing)'));
+    }
+  }, { concurrency: 1 });
+  const live = sources.filter((s) => s.live);
+  const sandboxes = live.length ? [] : [`trends (bundled snapshot dated ${SNAPSHOT_DATE}, not live)`];
+  return { repo, service, sources, sandboxes };
+}
+
+export type TopicModule = ReturnType<typeof createTopic>;
+
+/** Routes under /api. */
+export async function registerTopic(api: FastifyInstance, m: TopicModule) {
+  await api.register(topicRoutes({ topic: m.service }));
+}
+
+/** Worker role: the first refresh shortly after start-up (so start-up stays fast), then every REFRESH_EVERY_MS. */
+export function installTopicJobs(app: FastifyInstance, jobs: JobQueue, firstDelayMs = 30_000) {
+  app.addHook('onReady', async () => {
+    await jobs.enqueue(REFRESH_JOB, {}, { jobId: 'startup', runAt: new Date(Date.now() + firstDelayMs) });
+  });
+}

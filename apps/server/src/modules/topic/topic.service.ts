@@ -1,0 +1,412 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  ErrorCode,
+  type AnglePlatform,
+  type MapItem,
+  type TopicAngle,
+  type TopicAngles,
+  type TopicHotPage,
+  type TopicItem,
+  type TrackInfo,
+  type TrackSearchResult,
+} from '@inkstone/shared';
+import type { Clock } from '../../clock.js';
+import type { TopicSourceRef } from '../../db/schema/topic.js';
+import { appError } from '../../http/errors.js';
+import type { LlmRegistry } from '../../integrations/llm/index.js';
+import { complete, LlmUpstreamError } from '../../integrations/llm/types.js';
+import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
+import { TrendSourceError, type TrendItem, type TrendSource } from '../../integrations/trends/types.js';
+import type { PointsService } from '../vip/points.service.js';
+import { userFacing } from '../writing/task.service.js';
+import type { ItemRow, TopicRepo, TrackRow } from './topic.repo.js';
+import { classify, sameStory, storyKeyOf, tokensOf, type TrackRule } from './topic.text.js';
+
+/** Items last seen longer ago than this leave the hot lists. */
+export const HOT_WINDOW_MS = 48 * 60 * 60_000;
+/** Rank score halves every this many hours of age. */
+const HALF_LIFE_H = 12;
+export const ANGLES_FEATURE = 'topic_angles';
+
+const platformNames: Record<AnglePlatform, string> = {
+  xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站',
+};
+
+/** Positional heat: first of a list 100, falling 2 per place, floor 10 (a list of 50 ends at 10). */
+const positional = (rank: number) => Math.max(10, 100 - (rank - 1) * 2);
+
+export interface RefreshSummary {
+  fetched: string[];
+  skipped: string[];
+  failed: Array<{ source: string; error: string }>;
+  /** New stories. */
+  inserted: number;
+  /** Stories already stored, seen again. */
+  updated: number;
+  /** Items of this refresh folded into another item's story (the same story from another source). */
+  deduped: number;
+}
+
+interface Incoming {
+  item: TrendItem;
+  ref: TopicSourceRef;
+  live: boolean;
+}
+
+export class TopicService {
+  private refreshing: Promise<RefreshSummary> | null = null;
+
+  constructor(
+    private readonly repo: TopicRepo,
+    private readonly sources: TrendSource[],
+    private readonly points: PointsService,
+    private readonly llms: LlmRegistry,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  // Tracks
+
+  async trackInfo(userId: number): Promise<TrackInfo> {
+    const [sys, own, sel] = await Promise.all([this.repo.systemTracks(), this.repo.userTracks(userId), this.repo.selection(userId)]);
+    const split = (v: string | undefined) => (v ? v.split('|').filter(Boolean) : []);
+    return {
+      trackData: sys.filter((t) => t.parentId === null).map((t) => ({ id: t.id, name: t.name, children: sys.filter((c) => c.parentId === t.id).map((c) => ({ id: c.id, name: c.name })) })),
+      customTrackData: own.map((t) => ({ id: t.id, name: t.name })),
+      isCreatorType: !!sel?.creatorType,
+      sysTrack: split(sel?.sys),
+      userTrack: split(sel?.user),
+    };
+  }
+
+  async saveTracks(userId: number, body: { sysTrack: string[]; userTrack: string[] }): Promise<TrackInfo> {
+    const names = new Set((await this.repo.systemTracks()).map((t) => t.name));
+    const unknown = body.sysTrack.find((n) => !names.has(n));
+    if (unknown) throw appError(ErrorCode.VALIDATION, `赛道 sysTrack 中的「${unknown}」不是系统赛道，请从列表中选择或作为自定义赛道 userTrack 添加`);
+    const dedupe = (l: string[]) => [...new Set(l)];
+    await this.repo.saveSelection(userId, dedupe(body.sysTrack), dedupe(body.userTrack));
+    return this.trackInfo(userId);
+  }
+
+  async searchTracks(userId: number, keyword: string): Promise<TrackSearchResult> {
+    const [rows, sys] = await Promise.all([this.repo.searchTracks(userId, keyword), this.repo.systemTracks()]);
+    const parents = new Map(sys.map((t) => [t.id, t.name]));
+    const page = await this.hot(userId, { pageNum: 1, pageSize: 20, keyword });
+    return {
+      tracks: rows.map((t) => ({ id: t.id, name: t.name, parent: t.parentId === null ? null : (parents.get(t.parentId) ?? null), system: t.userId === null })),
+      topics: page.records,
+    };
+  }
+
+  // Hot lists
+
+  async hot(userId: number, q: { pageNum: number; pageSize: number; track?: string | undefined; keyword?: string | undefined }): Promise<TopicHotPage> {
+    const since = new Date(this.clock.now().getTime() - HOT_WINDOW_MS);
+    // Nothing recent at all (first start, or the server was off): fetch now rather than show an empty page.
+    if (!(await this.repo.listItems({ since }, 1, 0)).total) await this.refreshOnce();
+    const sys = await this.repo.systemTracks();
+    const liveOnly = await this.repo.hasLive(since);
+    const filter: Parameters<TopicRepo['listItems']>[0] = { since, liveOnly };
+    const words: string[] = [];
+    if (q.track) {
+      if (sys.some((t) => t.name === q.track)) filter.systemTrack = q.track;
+      else words.push(q.track);
+    }
+    if (q.keyword) words.push(q.keyword);
+    // Both a user track and a keyword: items must match the keyword within the track's words.
+    if (q.track && q.keyword && !filter.systemTrack) {
+      const { rows } = await this.repo.listItems({ ...filter, words: [q.track] }, 500, 0);
+      const kw = q.keyword.toLowerCase();
+      const hits = rows.filter((r) => r.title.toLowerCase().includes(kw) || r.summary.toLowerCase().includes(kw));
+      return this.page(userId, hits.slice((q.pageNum - 1) * q.pageSize, q.pageNum * q.pageSize), hits.length, q, liveOnly);
+    }
+    if (words.length) filter.words = q.keyword ? [q.keyword] : words;
+    const { rows, total } = await this.repo.listItems(filter, q.pageSize, (q.pageNum - 1) * q.pageSize);
+    return this.page(userId, rows, total, q, liveOnly);
+  }
+
+  private async page(userId: number, rows: ItemRow[], total: number, q: { pageNum: number; pageSize: number }, liveOnly: boolean): Promise<TopicHotPage> {
+    const collected = await this.repo.collectedIds(userId, rows.map((r) => r.id));
+    const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
+    return {
+      records: rows.map((r) => this.toItem(r, collected.has(r.id))),
+      total,
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+      sources: this.sources.map((s) => {
+        const st = states.get(s.id);
+        return { source: s.id, sourceName: s.name, lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null, ok: st?.ok ?? null, error: st?.error ?? null, itemCount: st?.itemCount ?? 0 };
+      }),
+      snapshotDate: liveOnly ? null : SNAPSHOT_DATE,
+    };
+  }
+
+  private toItem(r: ItemRow, collected: boolean): TopicItem {
+    return {
+      id: r.id,
+      title: r.title,
+      summary: r.summary,
+      url: r.url,
+      sources: r.sources,
+      tracks: r.tracks,
+      score: Math.round(r.score * 10) / 10,
+      heat: Math.max(0, ...r.sources.map((s) => s.heat)),
+      trend: r.trend as TopicItem['trend'],
+      snapshot: r.snapshot,
+      publishedAt: r.publishedAt?.toISOString() ?? null,
+      firstSeenAt: r.firstSeenAt.toISOString(),
+      lastSeenAt: r.lastSeenAt.toISOString(),
+      collected,
+    };
+  }
+
+  async topic(userId: number, id: number): Promise<TopicItem> {
+    const row = await this.repo.item(id);
+    if (!row) throw appError(ErrorCode.NOT_FOUND, '选题不存在或已过期');
+    return this.toItem(row, (await this.repo.collectedIds(userId, [id])).has(id));
+  }
+
+  // Collections
+
+  async collect(userId: number, topicId: number, on: boolean) {
+    if (!(await this.repo.item(topicId))) throw appError(ErrorCode.NOT_FOUND, '选题不存在或已过期');
+    if (on) await this.repo.collect(userId, topicId);
+    else await this.repo.uncollect(userId, topicId);
+    return { topicId, collected: on };
+  }
+
+  async collections(userId: number, q: { pageNum: number; pageSize: number }) {
+    const { rows, total } = await this.repo.collections(userId, q.pageSize, (q.pageNum - 1) * q.pageSize);
+    return { records: rows.map((r) => ({ ...this.toItem(r.item, true), collectedAt: r.collectedAt.toISOString() })), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  // Refresh (the job)
+
+  /** One refresh at a time in this process; concurrent callers share it. */
+  refreshOnce(force = false): Promise<RefreshSummary> {
+    this.refreshing ??= this.refresh(force).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /**
+   * Fetches every source whose minimum interval has passed, merges the same story across sources (same normalised
+   * title, or most content words shared), ranks by positional heat summed over sources and decayed by age, and
+   * classifies by the tracks' jieba keyword rules.
+   */
+  private async refresh(force: boolean): Promise<RefreshSummary> {
+    const now = this.clock.now();
+    const summary: RefreshSummary = { fetched: [], skipped: [], failed: [], inserted: 0, updated: 0, deduped: 0 };
+    const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
+    const incoming: Incoming[] = [];
+    for (const src of this.sources) {
+      const last = states.get(src.id)?.lastFetchedAt;
+      if (!force && last && now.getTime() - last.getTime() < src.minIntervalMs) {
+        summary.skipped.push(src.id);
+        continue;
+      }
+      try {
+        const res = await src.fetch(AbortSignal.timeout(20_000));
+        const name = res.name ?? src.name;
+        for (const item of res.items.slice(0, 50)) incoming.push({ item, live: src.live, ref: { source: src.id, sourceName: name, url: item.url, heat: item.heat, rank: item.rank } });
+        await this.repo.setSourceState({ source: src.id, lastFetchedAt: now, ok: true, error: null, itemCount: res.items.length });
+        summary.fetched.push(src.id);
+      } catch (err) {
+        const msg = err instanceof TrendSourceError ? err.message : '获取失败';
+        if (!(err instanceof TrendSourceError)) this.log.error({ err, source: src.id }, 'trend source failed unexpectedly');
+        else this.log.warn({ source: src.id, reason: err.message }, 'trend source failed');
+        await this.repo.setSourceState({ source: src.id, lastFetchedAt: now, ok: false, error: msg, itemCount: 0 });
+        summary.failed.push({ source: src.id, error: msg });
+      }
+    }
+    if (!incoming.length) return summary;
+
+    const rules = this.rules(await this.repo.systemTracks());
+    const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
+    const touched = new Set<number>();
+    // Stories of this refresh, each matched to a stored item when one tells the same story.
+    const groups: Array<{ key: string; tokens: string[]; parts: Incoming[]; row: ItemRow | undefined }> = [];
+    for (const inc of incoming) {
+      const key = storyKeyOf(inc.item.title);
+      if (!key) continue;
+      const tokens = tokensOf(inc.item.title);
+      let g = groups.find((x) => x.key === key || sameStory(x.tokens, tokens));
+      if (!g) {
+        g = { key, tokens, parts: [], row: recent.find((r) => r.storyKey === key || sameStory(r.tokens, tokens)) };
+        if (!g.row) {
+          const [stored] = await this.repo.byStoryKeys([key]);
+          g.row = stored;
+        }
+        groups.push(g);
+      }
+      g.parts.push(inc);
+    }
+    summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
+    const ageFactor = (d: Date) => Math.pow(0.5, Math.max(0, now.getTime() - d.getTime()) / 3_600_000 / HALF_LIFE_H);
+    for (const g of groups) {
+      const fetchedIds = new Set(g.parts.map((p) => p.ref.source));
+      // This refresh's position replaces the earlier one from the same source; other sources' refs stay.
+      const refs = [...(g.row?.sources ?? []).filter((s) => !fetchedIds.has(s.source)), ...dedupeRefs(g.parts.map((p) => p.ref))];
+      const lead = g.parts[0]!.item;
+      const summaryText = g.row?.summary || g.parts.map((p) => p.item.summary).find(Boolean) || '';
+      const title = g.row?.title ?? lead.title;
+      const published = g.row?.publishedAt ?? g.parts.map((p) => p.item.publishedAt).find((d): d is Date => !!d) ?? null;
+      const firstSeen = g.row?.firstSeenAt ?? now;
+      const best = Math.max(...refs.map((r) => positional(r.rank)));
+      const spread = new Set(refs.map((r) => r.source)).size - 1;
+      const score = (best + 15 * spread) * ageFactor(published && published < firstSeen ? published : firstSeen);
+      const text = `${title} ${summaryText}`;
+      const tokens = [...new Set([...(g.row?.tokens ?? []), ...g.tokens])];
+      const tracks = classify(text, tokensOf(text), rules);
+      const live = g.parts.some((p) => p.live);
+      if (g.row) {
+        const prev = g.row.score;
+        // Places gained or lost on the lists that were fetched again say more than the decayed score does.
+        let moved = 0;
+        for (const r of refs) {
+          const before = g.row.sources.find((o) => o.source === r.source);
+          if (before && fetchedIds.has(r.source)) moved += before.rank - r.rank;
+        }
+        const trend = moved > 0 ? 'up' : moved < 0 ? 'down' : score > prev * 1.1 ? 'up' : score < prev * 0.9 ? 'down' : 'flat';
+        await this.repo.updateItem(g.row.id, { sources: refs, tokens, tracks, score, prevScore: prev, trend, summary: summaryText, snapshot: g.row.snapshot && !live, lastSeenAt: now });
+        touched.add(g.row.id);
+        summary.updated += 1;
+      } else {
+        const row = await this.repo.insertItem({ storyKey: g.key, title, summary: summaryText, url: lead.url, sources: refs, tokens, tracks, score, trend: 'new', snapshot: !live, publishedAt: published, firstSeenAt: now, lastSeenAt: now });
+        touched.add(row.id);
+        summary.inserted += 1;
+      }
+    }
+    // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
+    const refreshed = new Set(summary.fetched);
+    for (const r of recent) {
+      if (touched.has(r.id) || !r.sources.some((s) => refreshed.has(s.source))) continue;
+      await this.repo.updateItem(r.id, { prevScore: r.score, score: r.score / 2, trend: 'down' });
+    }
+    this.log.info({ ...summary, failed: summary.failed.length }, 'topics refreshed');
+    return summary;
+  }
+
+  private rules(tracks: TrackRow[]): TrackRule[] {
+    const byId = new Map(tracks.map((t) => [t.id, t]));
+    return tracks.map((t) => ({ name: t.name, parent: t.parentId === null ? null : (byId.get(t.parentId)?.name ?? null), keywords: [...t.keywords, t.name] }));
+  }
+
+  // AI angles
+
+  /**
+   * 5-10 writing angles for a hot topic or any keyword, per platform. A model charges `topic_angles` once per
+   * requestId and refunds once when it fails; the offline writer answers template angles, free and labelled not AI.
+   */
+  async angles(userId: number, body: { topicId?: number | undefined; keyword?: string | undefined; platform: AnglePlatform; count: number; requestId?: string | undefined; modelConfigType?: string | null | undefined }): Promise<TopicAngles> {
+    let subject = body.keyword ?? '';
+    let context = '';
+    if (body.topicId !== undefined) {
+      const row = await this.repo.item(body.topicId);
+      if (!row) throw appError(ErrorCode.NOT_FOUND, '选题不存在或已过期');
+      subject = row.title;
+      context = row.summary;
+    }
+    const model = await this.llms.get(body.modelConfigType);
+    const platform = platformNames[body.platform];
+    if (!model.isAi) return { subject, platform: body.platform, angles: templateAngles(subject, platform, body.count), isAi: false, pointsCharged: 0 };
+
+    const cost = await this.points.costOf(ANGLES_FEATURE);
+    const key = `angles:${userId}:${body.requestId ?? randomUUID()}`;
+    let charged = 0;
+    if (cost > 0) {
+      if (body.requestId && (await this.points.used(`refund:${key}`))) throw appError(ErrorCode.CONFLICT, '这次请求已失败并退回积分，请重新生成');
+      const res = await this.points.charge(userId, cost, { reason: ANGLES_FEATURE, idempotencyKey: key });
+      charged = res.duplicate ? 0 : cost;
+    }
+    try {
+      const { text } = await complete(model.client, {
+        signal: AbortSignal.timeout(60_000),
+        temperature: 0.8,
+        messages: [
+          { role: 'system', content: `你是资深的中文新媒体选题策划，熟悉${platform}的内容风格与读者。只输出 JSON。` },
+          {
+            role: 'user',
+            content:
+              `围绕选题「${subject}」${context ? `（背景：${context}）` : ''}，为${platform}策划${body.count}个不同的写作角度。` +
+              `输出 JSON 数组，每项 {"angle":"角度（10字内）","title":"适合${platform}的标题","hook":"开头第一句，用来抓住读者"}，不要其他文字。`,
+          },
+        ],
+      });
+      const angles = parseAngles(text).slice(0, body.count);
+      if (angles.length < Math.min(5, body.count)) throw new LlmUpstreamError('too few angles in the reply');
+      return { subject, platform: body.platform, angles, isAi: true, pointsCharged: charged };
+    } catch (err) {
+      if (cost > 0) await this.points.refund(userId, key, { reason: `refund:${ANGLES_FEATURE}` });
+      const f = userFacing(err);
+      if (!f.expected) this.log.error({ err }, 'angle generation failed');
+      throw appError(f.code, f.msg);
+    }
+  }
+
+  // Divergent maps
+
+  async saveMap(userId: number, body: { id?: number | undefined; title: string; data: Record<string, unknown> }): Promise<MapItem> {
+    const row = await this.repo.saveMap(userId, body, this.clock.now());
+    if (!row) throw appError(ErrorCode.NOT_FOUND, '导图不存在');
+    return { id: row.id, title: row.title, data: row.data, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  }
+
+  async maps(userId: number) {
+    return (await this.repo.listMaps(userId)).map((m) => ({ id: m.id, title: m.title, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() }));
+  }
+
+  async map(userId: number, id: number): Promise<MapItem> {
+    const row = await this.repo.map(userId, id);
+    if (!row) throw appError(ErrorCode.NOT_FOUND, '导图不存在');
+    return { id: row.id, title: row.title, data: row.data, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  }
+
+  async deleteMap(userId: number, id: number) {
+    if (!(await this.repo.deleteMap(userId, id))) throw appError(ErrorCode.NOT_FOUND, '导图不存在');
+    return null;
+  }
+}
+
+const dedupeRefs = (refs: TopicSourceRef[]) => {
+  const seen = new Map<string, TopicSourceRef>();
+  for (const r of refs) if (!seen.has(r.source) || seen.get(r.source)!.rank > r.rank) seen.set(r.source, r);
+  return [...seen.values()];
+};
+
+/** The model's JSON array, tolerating a fenced block or prose around it. */
+export function parseAngles(text: string): TopicAngle[] {
+  const start = text.indexOf('[');
+  const end = text.lastIndexOf(']');
+  if (start < 0 || end <= start) return [];
+  try {
+    const arr = JSON.parse(text.slice(start, end + 1)) as unknown;
+    if (!Array.isArray(arr)) return [];
+    return arr
+      .map((a) => (a && typeof a === 'object' ? (a as Record<string, unknown>) : {}))
+      .map((a) => ({ angle: String(a.angle ?? '').trim().slice(0, 30), title: String(a.title ?? '').trim().slice(0, 60), hook: String(a.hook ?? '').trim().slice(0, 200) }))
+      .filter((a) => a.angle && a.title);
+  } catch {
+    return [];
+  }
+}
+
+/** The offline writer's angles: fixed templates filled with the subject; the reply says isAi:false and the UI labels them. */
+export function templateAngles(subject: string, platform: string, count: number): TopicAngle[] {
+  const s = subject.length > 24 ? `${subject.slice(0, 24)}…` : subject;
+  const all: TopicAngle[] = [
+    { angle: '事件梳理', title: `一文看懂：${s}`, hook: `关于「${s}」，很多人只看到了标题，这里把来龙去脉一次讲清楚。` },
+    { angle: '个人经历', title: `我亲身经历的${s}`, hook: `说起「${s}」，我想先讲一件发生在自己身上的事。` },
+    { angle: '实用清单', title: `${s}：这5件事最值得知道`, hook: `如果你只有一分钟，先收藏这份关于「${s}」的清单。` },
+    { angle: '反常识观点', title: `关于${s}，大多数人都想错了`, hook: `「${s}」背后，有一个被忽略的事实。` },
+    { angle: '影响分析', title: `${s}，会怎样影响普通人？`, hook: `「${s}」和你我有什么关系？答案可能比你想的更近。` },
+    { angle: '问答科普', title: `${s}：常见的6个问题`, hook: `评论区被问得最多的，就是这几个关于「${s}」的问题。` },
+    { angle: '对比盘点', title: `${s}前后，有哪些变化`, hook: `把「${s}」前后放在一起看，差别一目了然。` },
+    { angle: '行业视角', title: `从业者怎么看${s}`, hook: `站在行业里看「${s}」，会看到外人看不到的细节。` },
+    { angle: '情绪共鸣', title: `看到${s}，我破防了`, hook: `「${s}」这件事，戳中了很多人心里最软的地方。` },
+    { angle: '行动建议', title: `面对${s}，现在就能做的3件事`, hook: `与其焦虑「${s}」，不如先做好这几步。` },
+  ];
+  return all.slice(0, count).map((a) => ({ ...a, title: platform === '小红书' ? `${a.title}✨` : a.title }));
+}

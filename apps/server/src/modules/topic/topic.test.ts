@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { ErrorCode, type MapItem, type TopicAngles, type TopicCollectPage, type TopicHotPage, type TopicItem, type TrackInfo, type TrackSearchResult, type UserProfile } from '@inkstone/shared';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { loginByPhone } from '../../test/auth-helpers.js';
+import { testDbKinds } from '../../test/database.js';
+import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
+import { startTrendsStandin, type TrendsStandin } from '../../test/standins/trends.js';
+import { topicItems, topicSources } from '../../db/schema/index.js';
+import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
+import { REFRESH_JOB } from './topic.module.js';
+
+const angleJson = (n: number) =>
+  JSON.stringify(Array.from({ length: n }, (_, i) => ({ angle: `角度${i + 1}`, title: `模型标题${i + 1}`, hook: `模型开头${i + 1}` })));
+
+describe.each(testDbKinds)('topics on %s', (dbKind) => {
+  let t: TestApp;
+  let s: TrendsStandin;
+  let llm: OpenAiStandin;
+  let a: Awaited<ReturnType<typeof loginByPhone>>;
+  let b: Awaited<ReturnType<typeof loginByPhone>>;
+
+  beforeAll(async () => {
+    s = await startTrendsStandin();
+    llm = await startOpenAiStandin({ model: 'standin-chat' });
+    llm.respond = () => ({ content: `好的：\n\`\`\`json\n${angleJson(6)}\n\`\`\`` });
+    s.weibo = [
+      { title: '今冬首场寒潮来袭', heat: 2_345_678 },
+      { title: '考研报名人数公布', heat: 1_200_000 },
+      { title: '国产大模型发布新版本', heat: 800_000 },
+    ];
+    s.zhihu = [
+      { title: '如何看待今冬首场寒潮？', heat: 12_340_000, summary: '中央气象台发布寒潮预警' },
+      { title: '冬天在家吃火锅，底料怎么选？', heat: 3_000_000 },
+    ];
+    s.baidu = [
+      { title: '寒潮预警升级', heat: 4_936_960, summary: '多地气温骤降' },
+      { title: '双11快递量创新高', heat: 4_100_000 },
+    ];
+    s.feed = [{ title: '手机影像评测：三款旗舰对比', link: 'https://news.example.cn/a/2', date: new Date(Date.now() - 3600_000).toISOString() }];
+    t = await startTestApp({
+      db: dbKind,
+      env: {
+        TRENDS_SOURCES: `weibo=${s.url},zhihu=${s.url},baidu=${s.url},feed=${s.url}/feed.xml,snapshot`,
+        SAFE_FETCH_ALLOW_HOSTS: s.host,
+        LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'standin-chat' }]),
+        LLM_DEFAULT_MODEL: 'offline',
+        LLM_RETRY_BASE_MS: '1',
+        RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
+    a = await loginByPhone(t);
+    b = await loginByPhone(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s?.close();
+    await llm?.close();
+  });
+
+  const hot = (token: string, query: Record<string, string | number> = {}) => t.call<TopicHotPage>('GET', '/topic/v3/hot', { token, query });
+  const byTitle = async (title: string) => (await hot(a.tokenValue, { pageSize: 100 })).data.records.find((r) => r.title === title)!;
+
+  it('every topic route needs a session', async () => {
+    for (const [m, p] of [['GET', '/topic/v3/track/info'], ['POST', '/topic/v3/track/save'], ['GET', '/topic/v3/track/search?keyword=a'], ['GET', '/topic/v3/hot'], ['POST', '/topic/v3/collect'], ['POST', '/topic/v3/suggest'], ['POST', '/topic/v3/map/save'], ['GET', '/topic/v3/map/list']] as const) {
+      expect((await t.call(m, p)).code, p).toBe(ErrorCode.NOT_LOGGED_IN);
+    }
+  });
+
+  it('track/info lists the seeded system tracks with sub-tracks and the user’s (empty) selection', async () => {
+    const res = await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: a.tokenValue });
+    expect(res.code).toBe(0);
+    const names = res.data.trackData.map((x) => x.name);
+    for (const n of ['美食', '母婴', '职场', '科技数码', '教育', '旅行', '健康', '财经', '美妆', '家居']) expect(names).toContain(n);
+    expect(res.data.trackData.find((x) => x.name === '科技数码')!.children.map((c) => c.name)).toContain('人工智能');
+    expect(res.data).toMatchObject({ customTrackData: [], isCreatorType: false, sysTrack: [], userTrack: [] });
+    // Onboarding (creator type) flips isCreatorType.
+    expect((await t.call('POST', '/user/fill/info', { token: a.tokenValue, body: { creatorType: 'personal', industries: ['教育'] } })).code).toBe(0);
+    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: a.tokenValue })).data.isCreatorType).toBe(true);
+  });
+
+  it('track/save refuses bad input naming the field and changes nothing', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ sysTrack: '美食' }, /sysTrack/],
+      [{ sysTrack: ['不存在的赛道'] }, /sysTrack.*不存在的赛道/],
+      [{ userTrack: ['a|b'] }, /userTrack/],
+      [{ userTrack: [''] }, /userTrack/],
+      [{ userTrack: ['字'.repeat(21)] }, /userTrack.*20/],
+      [{ userTrack: Array.from({ length: 11 }, (_, i) => `自定义${i}`) }, /userTrack.*10/],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await t.call('POST', '/topic/v3/track/save', { token: b.tokenValue, body });
+      expect(res.code, JSON.stringify(body)).toBe(ErrorCode.VALIDATION);
+      expect(res.msg).toMatch(msg);
+    }
+    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: b.tokenValue })).data).toMatchObject({ sysTrack: [], userTrack: [], customTrackData: [] });
+  });
+
+  it('track/save stores the selection as the profile’s pipe-joined lists, per user', async () => {
+    const saved = await t.call<TrackInfo>('POST', '/topic/v3/track/save', { token: a.tokenValue, body: { sysTrack: ['教育', '科技数码', '人工智能', '教育'], userTrack: ['寒潮', '露营装备'] } });
+    expect(saved.code).toBe(0);
+    expect(saved.data).toMatchObject({ sysTrack: ['教育', '科技数码', '人工智能'], userTrack: ['寒潮', '露营装备'] });
+    expect(saved.data.customTrackData.map((c) => c.name)).toEqual(['寒潮', '露营装备']);
+    const me = await t.call<UserProfile>('GET', '/auth/nowLoginUser', { token: a.tokenValue });
+    expect(me.data).toMatchObject({ sysTrackSelected: '教育|科技数码|人工智能', userTrackSelected: '寒潮|露营装备' });
+    // Replacing the selection removes user tracks no longer named.
+    const again = await t.call<TrackInfo>('POST', '/topic/v3/track/save', { token: a.tokenValue, body: { sysTrack: ['教育', '科技数码'], userTrack: ['寒潮'] } });
+    expect(again.data.customTrackData.map((c) => c.name)).toEqual(['寒潮']);
+    // Another user sees none of it.
+    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: b.tokenValue })).data).toMatchObject({ sysTrack: [], userTrack: [], customTrackData: [] });
+    expect((await t.call<UserProfile>('GET', '/auth/nowLoginUser', { token: b.tokenValue })).data).toMatchObject({ sysTrackSelected: '', userTrackSelected: '' });
+  });
+
+  it('refresh fetches every source, merges the same story across sources, ranks and classifies', async () => {
+    const summary = await t.container.topic.service.refreshOnce();
+    expect(summary.fetched.sort()).toEqual(['baidu', `feed:${s.url}/feed.xml`, 'snapshot', 'weibo', 'zhihu'].sort());
+    expect(summary.failed).toEqual([]);
+    expect(summary.deduped).toBeGreaterThanOrEqual(1);
+
+    const page = await hot(a.tokenValue, { pageSize: 100 });
+    expect(page.code).toBe(0);
+    // Live data exists: the bundled snapshot stays out of the lists.
+    expect(page.data.snapshotDate).toBeNull();
+    expect(page.data.records.every((r) => !r.snapshot)).toBe(true);
+    expect(page.data.sources.map((x) => [x.source, x.ok])).toContainEqual(['weibo', true]);
+
+    // Weibo's "今冬首场寒潮来袭" and Zhihu's "如何看待今冬首场寒潮？" are one story with both links; Baidu's "寒潮预警升级" is another.
+    const cold = page.data.records.find((r) => r.sources.length === 2)!;
+    expect(cold.title).toBe('今冬首场寒潮来袭');
+    expect(cold.sources.map((x) => x.source).sort()).toEqual(['weibo', 'zhihu']);
+    expect(cold.sources.find((x) => x.source === 'zhihu')!.url).toBe('https://www.zhihu.com/question/600000000');
+    expect(cold.summary).toBe('中央气象台发布寒潮预警');
+    expect(cold.heat).toBe(12_340_000);
+    expect(cold.trend).toBe('new');
+    // Two sources and first place: first in the ranking.
+    expect(page.data.records[0]!.id).toBe(cold.id);
+    expect(page.data.records.filter((r) => r.title.includes('寒潮'))).toHaveLength(2);
+    // No promoted weibo row.
+    expect(page.data.records.some((r) => r.title.includes('限时抢购'))).toBe(false);
+
+    // jieba keyword rules per track.
+    expect((await byTitle('国产大模型发布新版本')).tracks).toEqual(expect.arrayContaining(['科技数码', '人工智能']));
+    expect((await byTitle('考研报名人数公布')).tracks).toEqual(expect.arrayContaining(['教育', '升学考试']));
+    expect((await byTitle('冬天在家吃火锅，底料怎么选？')).tracks).toContain('美食');
+    expect((await byTitle('手机影像评测：三款旗舰对比')).sources[0]).toMatchObject({ sourceName: '示例科技资讯', heat: 0 });
+  });
+
+  it('hot lists filter by system track, user track and keyword', async () => {
+    const edu = await hot(a.tokenValue, { track: '教育' });
+    expect(edu.data.records.map((r) => r.title)).toEqual(['考研报名人数公布']);
+    const ai = await hot(a.tokenValue, { track: '人工智能' });
+    expect(ai.data.records.map((r) => r.title)).toEqual(['国产大模型发布新版本']);
+    // A user track is matched by its words.
+    const cold = await hot(a.tokenValue, { track: '寒潮' });
+    expect(cold.data.records.map((r) => r.title).sort()).toEqual(['今冬首场寒潮来袭', '寒潮预警升级'].sort());
+    const kw = await hot(a.tokenValue, { keyword: '快递' });
+    expect(kw.data.records.map((r) => r.title)).toEqual(['双11快递量创新高']);
+    // LIKE wildcards typed by the user are literal.
+    expect((await hot(a.tokenValue, { keyword: '%' })).data.total).toBe(0);
+    const bad = await hot(a.tokenValue, { pageSize: 500 });
+    expect(bad.code).toBe(ErrorCode.VALIDATION);
+    expect(bad.msg).toContain('pageSize');
+  });
+
+  it('track/search finds system tracks, the user’s own tracks (not others’) and topics', async () => {
+    await t.call('POST', '/topic/v3/track/save', { token: b.tokenValue, body: { sysTrack: [], userTrack: ['寒潮穿搭'] } });
+    const res = await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '寒潮' } });
+    expect(res.code).toBe(0);
+    expect(res.data.tracks).toEqual([expect.objectContaining({ name: '寒潮', system: false })]);
+    expect(res.data.topics.map((x) => x.title)).toContain('今冬首场寒潮来袭');
+    const sys = await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '人工智能' } });
+    expect(sys.data.tracks).toContainEqual(expect.objectContaining({ name: '人工智能', parent: '科技数码', system: true }));
+    // A keyword of a track (not its name) finds it too.
+    expect((await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '火锅' } })).data.tracks.map((x) => x.name)).toContain('美食');
+    const empty = await t.call('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: ' ' } });
+    expect(empty.code).toBe(ErrorCode.VALIDATION);
+    expect(empty.msg).toContain('keyword');
+  });
+
+  it('respects each source’s interval, records failures, and moves the trend arrows', async () => {
+    const again = await t.container.topic.service.refreshOnce();
+    expect(again.fetched).toEqual([]);
+    expect(again.skipped).toContain('weibo');
+
+    t.clock.advance(11 * 60_000);
+    s.weibo = [
+      { title: '国产大模型发布新版本', heat: 3_000_000 },
+      { title: '今冬首场寒潮来袭', heat: 2_000_000 },
+    ];
+    s.failNext('/api/board', 503);
+    const third = await t.container.topic.service.refreshOnce();
+    expect(third.fetched).toEqual(expect.arrayContaining(['weibo', 'zhihu']));
+    expect(third.failed).toEqual([{ source: 'baidu', error: expect.stringContaining('HTTP 503') }]);
+    const [state] = await t.container.db.select().from(topicSources).where(eq(topicSources.source, 'baidu'));
+    expect(state).toMatchObject({ ok: false });
+
+    expect((await byTitle('国产大模型发布新版本')).trend).toBe('up');
+    // Dropped by weibo this time: cooling.
+    expect((await byTitle('考研报名人数公布')).trend).toBe('down');
+    const page = await hot(a.tokenValue);
+    expect(page.data.sources.find((x) => x.source === 'baidu')).toMatchObject({ ok: false, error: expect.stringContaining('503') });
+  });
+
+  it('collect, uncollect and my collection are per user', async () => {
+    const item = await byTitle('今冬首场寒潮来袭');
+    const other = await byTitle('双11快递量创新高');
+    expect((await t.call('POST', '/topic/v3/collect', { token: a.tokenValue, body: { topicId: item.id } })).code).toBe(0);
+    expect((await t.call('POST', '/topic/v3/collect', { token: a.tokenValue, body: { topicId: item.id } })).code).toBe(0);
+    expect((await t.call('POST', '/topic/v3/collect', { token: a.tokenValue, body: { topicId: other.id } })).code).toBe(0);
+    const mine = await t.call<TopicCollectPage>('GET', '/topic/v3/collect/list', { token: a.tokenValue });
+    expect(mine.data.total).toBe(2);
+    expect(mine.data.records.map((r) => r.id).sort()).toEqual([item.id, other.id].sort());
+    expect((await byTitle('今冬首场寒潮来袭')).collected).toBe(true);
+    // B sees neither the collection nor the mark.
+    expect((await t.call<TopicCollectPage>('GET', '/topic/v3/collect/list', { token: b.tokenValue })).data.total).toBe(0);
+    expect((await hot(b.tokenValue, { pageSize: 100 })).data.records.find((r) => r.id === item.id)!.collected).toBe(false);
+    // B uncollecting changes nothing of A's.
+    await t.call('POST', '/topic/v3/collect/cancel', { token: b.tokenValue, body: { topicId: item.id } });
+    expect((await t.call<TopicCollectPage>('GET', '/topic/v3/collect/list', { token: a.tokenValue })).data.total).toBe(2);
+    expect((await t.call('POST', '/topic/v3/collect/cancel', { token: a.tokenValue, body: { topicId: item.id } })).code).toBe(0);
+    const after = await t.call<TopicCollectPage>('GET', '/topic/v3/collect/list', { token: a.tokenValue });
+    expect(after.data.records.map((r) => r.id)).toEqual([other.id]);
+    const detail = await t.call<TopicItem>('GET', '/topic/v3/detail', { token: a.tokenValue, query: { topicId: other.id } });
+    expect(detail.data).toMatchObject({ id: other.id, collected: true });
+
+    const missing = await t.call('POST', '/topic/v3/collect', { token: a.tokenValue, body: { topicId: 99_999_999 } });
+    expect(missing.code).toBe(ErrorCode.NOT_FOUND);
+    const bad = await t.call('POST', '/topic/v3/collect', { token: a.tokenValue, body: { topicId: 'abc' } });
+    expect(bad.code).toBe(ErrorCode.VALIDATION);
+    expect(bad.msg).toContain('topicId');
+  });
+
+  it('angles from the offline writer: template angles, free, labelled not AI', async () => {
+    const item = await byTitle('考研报名人数公布');
+    const before = await t.container.services.points.balance(a.user.id);
+    const res = await t.call<TopicAngles>('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { topicId: item.id, platform: 'zhihu', count: 7 } });
+    expect(res.code).toBe(0);
+    expect(res.data).toMatchObject({ subject: '考研报名人数公布', platform: 'zhihu', isAi: false, pointsCharged: 0 });
+    expect(res.data.angles).toHaveLength(7);
+    expect(res.data.angles.every((x) => x.title.includes('考研报名人数公布') && x.hook)).toBe(true);
+    expect(await t.container.services.points.balance(a.user.id)).toEqual(before);
+    const kw = await t.call<TopicAngles>('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { keyword: '冬季露营' } });
+    expect(kw.data).toMatchObject({ subject: '冬季露营', platform: 'xiaohongshu', isAi: false });
+    expect(kw.data.angles).toHaveLength(6);
+
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /topicId.*keyword|keyword/],
+      [{ keyword: '露营', count: 11 }, /count/],
+      [{ keyword: '露营', count: 4 }, /count/],
+      [{ keyword: '露营', platform: 'myspace' }, /platform/],
+      [{ keyword: '字'.repeat(51) }, /keyword/],
+    ];
+    for (const [body, msg] of cases) {
+      const r = await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body });
+      expect(r.code, JSON.stringify(body)).toBe(ErrorCode.VALIDATION);
+      expect(r.msg).toMatch(msg);
+    }
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { topicId: 99_999_999 } })).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('angles from a model: charged once per requestId, refunded once when the model fails', async () => {
+    const cost = await t.container.services.points.costOf('topic_angles');
+    expect(cost).toBeGreaterThan(0);
+    // Without points: refused before the model is asked.
+    const asked = llm.received.length;
+    const poor = await t.call('POST', '/topic/v3/suggest', { token: b.tokenValue, body: { keyword: '寒潮', modelConfigType: 'standin' } });
+    expect(poor.code).toBe(ErrorCode.POINTS_INSUFFICIENT);
+    expect(llm.received.length).toBe(asked);
+
+    await t.container.services.points.grant(a.user.id, 100, { reason: 'test', idempotencyKey: `test:angles:${a.user.id}` });
+    const start = (await t.container.services.points.balance(a.user.id)).score;
+    const body = { keyword: '寒潮', platform: 'wechat_mp', modelConfigType: 'standin', requestId: 'req-angles-0001' };
+    const res = await t.call<TopicAngles>('POST', '/topic/v3/suggest', { token: a.tokenValue, body });
+    expect(res.code).toBe(0);
+    expect(res.data).toMatchObject({ isAi: true, pointsCharged: cost, platform: 'wechat_mp' });
+    expect(res.data.angles[0]).toEqual({ angle: '角度1', title: '模型标题1', hook: '模型开头1' });
+    expect(llm.received.at(-1)!.messages.map((m) => m.content).join('\n')).toContain('公众号');
+    // A retry of the same request is not charged again.
+    const retry = await t.call<TopicAngles>('POST', '/topic/v3/suggest', { token: a.tokenValue, body });
+    expect(retry.data.pointsCharged).toBe(0);
+    expect((await t.container.services.points.balance(a.user.id)).score).toBe(start - cost);
+
+    // The model fails: the charge comes back once, and the spent requestId cannot be replayed for free.
+    llm.script.push({ kind: 'http-error', status: 400, error: { message: 'bad request', type: 'invalid_request_error' } });
+    const failBody = { ...body, requestId: 'req-angles-0002' };
+    const failed = await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: failBody });
+    expect(failed.code).not.toBe(0);
+    expect(failed.code).not.toBe(ErrorCode.SERVER_ERROR);
+    expect((await t.container.services.points.balance(a.user.id)).score).toBe(start - cost);
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: failBody })).code).toBe(ErrorCode.CONFLICT);
+    // A reply with no usable angles is a failure too, refunded.
+    llm.script.push({ kind: 'reply', reply: { content: '抱歉，我无法回答。' } });
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { ...body, requestId: 'req-angles-0003' } })).code).toBe(ErrorCode.AI_UPSTREAM_FAILED);
+    expect((await t.container.services.points.balance(a.user.id)).score).toBe(start - cost);
+  });
+
+  it('divergent maps: save, update, list, reopen and delete, per user', async () => {
+    const data = { root: { data: { text: '寒潮' }, children: [{ data: { text: '角度：防寒清单' }, children: [] }] } };
+    const saved = await t.call<MapItem>('POST', '/topic/v3/map/save', { token: a.tokenValue, body: { title: '寒潮选题', data } });
+    expect(saved.code).toBe(0);
+    const id = saved.data.id;
+    const upd = await t.call<MapItem>('POST', '/topic/v3/map/save', { token: a.tokenValue, body: { id, title: '寒潮选题 v2', data: { ...data, theme: 'fresh' } } });
+    expect(upd.data).toMatchObject({ id, title: '寒潮选题 v2' });
+    const list = await t.call<Array<{ id: number; title: string }>>('GET', '/topic/v3/map/list', { token: a.tokenValue });
+    expect(list.data.map((m) => m.title)).toEqual(['寒潮选题 v2']);
+    const open = await t.call<MapItem>('GET', '/topic/v3/map/detail', { token: a.tokenValue, query: { id } });
+    expect(open.data.data).toEqual({ ...data, theme: 'fresh' });
+    // Another user can neither read, overwrite nor delete it.
+    expect((await t.call('GET', '/topic/v3/map/detail', { token: b.tokenValue, query: { id } })).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await t.call('POST', '/topic/v3/map/save', { token: b.tokenValue, body: { id, title: 'x', data: {} } })).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await t.call('POST', '/topic/v3/map/delete', { token: b.tokenValue, body: { id } })).code).toBe(ErrorCode.NOT_FOUND);
+    expect((await t.call<unknown[]>('GET', '/topic/v3/map/list', { token: b.tokenValue })).data).toEqual([]);
+    for (const [body, msg] of [[{ data }, /title/], [{ title: '无内容' }, /data/], [{ title: 'x', data: { big: 'x'.repeat(210_000) } }, /data.*过大/]] as const) {
+      const r = await t.call('POST', '/topic/v3/map/save', { token: a.tokenValue, body });
+      expect(r.code).toBe(ErrorCode.VALIDATION);
+      expect(r.msg).toMatch(msg);
+    }
+    expect((await t.call('POST', '/topic/v3/map/delete', { token: a.tokenValue, body: { id } })).code).toBe(0);
+    expect((await t.call('GET', '/topic/v3/map/detail', { token: a.tokenValue, query: { id } })).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
+  it('the refresh job runs on the queue', async () => {
+    t.clock.advance(11 * 60_000);
+    s.zhihu = [{ title: '队列刷新带来的新问题', heat: 1_000_000 }];
+    await t.container.jobs.enqueue(REFRESH_JOB, {}, { jobId: 'test-run' });
+    const deadline = Date.now() + 20_000;
+    let found = false;
+    while (!found && Date.now() < deadline) {
+      found = (await t.container.db.select().from(topicItems).where(eq(topicItems.title, '队列刷新带来的新问题'))).length > 0;
+      if (!found) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found).toBe(true);
+  });
+});
+
+describe.each(testDbKinds)('topics with only the embedded snapshot on %s', (dbKind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ db: dbKind });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the first read fills the page from the dated snapshot, labelled as such', async () => {
+    const u = await loginByPhone(t);
+    expect(t.container.sandboxes.join(' ')).toContain(`bundled snapshot dated ${SNAPSHOT_DATE}`);
+    const res = await t.call<TopicHotPage>('GET', '/topic/v3/hot', { token: u.tokenValue, query: { pageSize: 50 } });
+    expect(res.code).toBe(0);
+    expect(res.data.snapshotDate).toBe(SNAPSHOT_DATE);
+    expect(res.data.total).toBeGreaterThanOrEqual(30);
+    expect(res.data.records.every((r) => r.snapshot && r.sources[0]!.sourceName.includes(SNAPSHOT_DATE))).toBe(true);
+    expect(res.data.sources).toEqual([expect.objectContaining({ source: 'snapshot', ok: true })]);
+    // Classified like live items.
+    const food = await t.call<TopicHotPage>('GET', '/topic/v3/hot', { token: u.tokenValue, query: { track: '美食' } });
+    expect(food.data.records.length).toBeGreaterThan(0);
+    expect(food.data.records.every((r) => r.tracks.includes('美食'))).toBe(true);
+  });
+});
