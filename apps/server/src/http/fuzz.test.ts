@@ -93,7 +93,7 @@ function sample(s: Schema | undefined, depth = 0): unknown {
 /** Values that have broken servers before, for one field. */
 const badValues: Array<[string, unknown]> = [
   ['nul', 'a\u0000b'],
-  ['huge string', 'x'.repeat(100_000)],
+  ['huge string', 'x'.repeat(30_000)],
   ['empty', ''],
   ['number', 123],
   ['huge number', 1e308],
@@ -244,7 +244,11 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   }));
 }
 
-describe.each(testDbKinds)('fuzzing every documented operation on %s', (dbKind) => {
+/** One database is enough to keep the suite near a minute: PostgreSQL when there is one (production's), else PGlite. */
+const fuzzDb = testDbKinds.at(-1)!;
+
+describe('fuzzing every documented operation on ' + fuzzDb, () => {
+  const dbKind = fuzzDb;
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
@@ -269,7 +273,7 @@ describe.each(testDbKinds)('fuzzing every documented operation on %s', (dbKind) 
         for (const c of cases) {
           if (!noToken.has(key)) jobs.push({ c, token });
           // Without a token a login-only route answers 401 before reading anything: a sample is enough there.
-          if (!needsLogin || c.label === 'deep JSON' || c.label === 'body too large' || c.label.endsWith(': nul')) jobs.push({ c });
+          if (!needsLogin || c.label === 'deep JSON' || c.label.endsWith(': nul')) jobs.push({ c });
         }
       }
     }
