@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { FeedbackDrawer, type FeedbackTab } from '../features/feedback/feedback-drawer';
+import type { FeedbackTab } from '../features/feedback/feedback-drawer';
 import { useGlobalStore, useIsLogin } from '../stores/global';
+
+// The drawer (form, upload, tabs, list) loads after first paint: it kept the home route's initial JS over budget.
+const FeedbackDrawer = lazy(() => import('../features/feedback/feedback-drawer').then((m) => ({ default: m.FeedbackDrawer })));
 
 /** The one global floating element (help and feedback); the agent page hides it (spec section 2). */
 export function GlobalOverlay() {
@@ -45,7 +48,11 @@ export function GlobalOverlay() {
       >
         帮助与反馈
       </button>
-      {isLogin === true ? <FeedbackDrawer open={open} tab={tab} onTab={setTab} onClose={() => setOpen(false)} /> : null}
+      {isLogin === true ? (
+        <Suspense fallback={null}>
+          <FeedbackDrawer open={open} tab={tab} onTab={setTab} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
