@@ -1,8 +1,11 @@
 import { create } from 'zustand';
+import type { SysTrack, UserTrack } from '@inkstone/shared';
 
 interface TrackState {
-  trackData: unknown[];
-  customTrackData: unknown[];
+  /** Every system track with its sub-tracks (GET /topic/v3/track/info). */
+  trackData: SysTrack[];
+  /** The user's own tracks. */
+  customTrackData: UserTrack[];
   isCreatorType: boolean;
   sysTrack: string[];
   userTrack: string[];

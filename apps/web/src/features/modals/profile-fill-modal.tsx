@@ -3,7 +3,9 @@ import { Button, Checkbox, Form, Modal, Radio, Select } from 'antd';
 import { creationPlatforms, creatorTypes, type FillInfoBody } from '@inkstone/shared';
 import { userApi } from '../../api/user';
 import { useGlobalStore } from '../../stores/global';
-import { applyProfile } from '../session/session';
+import { applyProfile, loadTracks } from '../session/session';
+import { topicApi } from '../../api/topic';
+import { useTrackStore } from '../../stores/track';
 import { toast } from '../notifications/toasts';
 
 const creatorLabels: Record<(typeof creatorTypes)[number], string> = { personal: '个人创作者', enterprise: '企业', media: '媒体', other: '其他' };
@@ -40,6 +42,11 @@ export default function ProfileFillModal() {
         creationPlatform: v.creationPlatform ?? [],
       });
       applyProfile(user);
+      // Onboarding picks the user's tracks too: industries that are system tracks (科技 -> 科技数码), the rest as own tracks.
+      const systemNames = useTrackStore.getState().trackData.map((t) => t.name);
+      const sysTrack = (v.industries ?? []).map((i) => systemNames.find((n) => n === i || n.startsWith(i))).filter((n): n is string => !!n);
+      const userTrack = [...(v.industries ?? []).filter((i) => !systemNames.some((n) => n === i || n.startsWith(i))), ...(v.customIndustries ?? [])];
+      await topicApi.saveTracks({ sysTrack: [...new Set(sysTrack)], userTrack: [...new Set(userTrack)].slice(0, 10) }).then(loadTracks, () => {});
       close();
       toast.message('success', '资料已保存', 2);
     } catch {

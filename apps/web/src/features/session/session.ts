@@ -1,6 +1,7 @@
 import { ErrorCode, type LoginResult, type UserProfile } from '@inkstone/shared';
 import { authApi } from '../../api/auth';
-import { get, isApiError } from '../../api/request';
+import { isApiError } from '../../api/request';
+import { topicApi } from '../../api/topic';
 import { userApi } from '../../api/user';
 import { vipApi } from '../../api/vip';
 import { hasSparkNavigate } from '../../api/error-policy';
@@ -101,13 +102,12 @@ async function loadPoints(): Promise<void> {
   }
 }
 
-async function loadTracks(): Promise<void> {
-  // The track service is a later issue; the profile already carries the selected tracks.
+export async function loadTracks(): Promise<void> {
   try {
-    const data = await get<{ sysTrack?: string[]; userTrack?: string[] }>('/topic/v3/track/info', undefined, { silent: true });
-    if (data) useTrackStore.getState().setTracks({ trackData: data.sysTrack ?? [], customTrackData: data.userTrack ?? [] });
+    const data = await topicApi.trackInfo();
+    useTrackStore.getState().setTracks({ trackData: data.trackData, customTrackData: data.customTrackData, isCreatorType: data.isCreatorType, sysTrack: data.sysTrack, userTrack: data.userTrack });
   } catch {
-    // Absent: skipped.
+    // Background call: the profile's sysTrackSelected/userTrackSelected stay in the store.
   }
 }
 
