@@ -141,7 +141,7 @@ describe.each(testDbKinds)('server process on %s', (dbKind) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('SIGTERM: in-flight requests get their whole envelope, the running task is put back (not failed, not refunded) and resumes after restart; exit within 10 s', async () => {
+  it('SIGTERM: in-flight requests get their whole envelope, the running task is put back (not failed, not refunded) and resumes after restart; exit within 10 s; after kill -9 the restart takes the lock and resumes the task within 15 s', async () => {
     const s1 = await start();
     const userPhone = phone();
     const token = await loginOn(s1.url, userPhone);
