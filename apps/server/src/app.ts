@@ -24,11 +24,11 @@ import { fail } from './http/envelope.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { noticeRoutes } from './modules/notice/notice.routes.js';
+import { installNoticeJobs } from './modules/notice/notice.jobs.js';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { OutboxSmsSender } from './integrations/sms/outbox.js';
-import { installNoticeJobs } from './modules/notice/notice.jobs.js';
-import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
 import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
 import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
@@ -121,7 +121,6 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     },
     transform: openApiTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
   installErrorHandler(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
@@ -130,12 +129,16 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     return { status: 'ok', database: c.database.kind, sandboxes: c.sandboxes, demo: c.demo };
   });
 
+  // A process without the web role (a worker or publisher behind the same image) answers /healthz only.
+  const web = config.roles.has('web');
+  if (web) await app.register(swaggerUi, { routePrefix: '/api/docs' });
   const { auth, codes, sessions, users } = c.services;
-  await app.register(
+  if (web) await app.register(
     async (api) => {
       await api.register(authRoutes({ auth, codes, sessions, users }));
       await api.register(userRoutes({ users }));
       await api.register(noticeRoutes({ notices: c.services.notices }));
+      await api.register(feedbackRoutes({ feedback: c.services.feedback }));
       await api.register(flagsRoutes({ flags: c.services.flags }));
       await api.register(activityRoutes({ recall: c.services.recall }));
       if (c.integrations.sms instanceof OutboxSmsSender) await api.register(smsOutboxRoutes(c.integrations.sms));
@@ -151,21 +154,24 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   // Uploaded images (spec section 5) at /uploads/.
-  await registerUploads(app, c.writing);
-  // Publishing: /publish-api/* (outside /api), its /api account calls, and the 沙箱 creator site.
+  if (web) await registerUploads(app, c.writing);
+  // Publishing: /publish-api/* (outside /api), its /api account calls and the 沙箱 creator site (web role); the
+  // publisher role's start-up work.
   await registerPublishing(app, config, c.publishing);
 
   // Writing tasks left open by a stopped process are restarted or failed and refunded.
-  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installWritingRecovery(app, c.writing);
+  if (config.roles.has('worker')) installWritingRecovery(app, c.writing);
 
   // Hot topic refresh runs on the job queue in the worker role (first run shortly after start-up).
-  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installTopicJobs(app, c.jobs);
+  if (config.roles.has('worker')) installTopicJobs(app, c.jobs);
+
+  // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
+  if (config.roles.has('worker')) installNoticeJobs(app, c.services.personalNotices);
 
   // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
-  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) {
+  if (config.roles.has('worker')) {
     let sweep: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
-      await api.register(feedbackRoutes({ feedback: c.services.feedback }));
       sweep = setInterval(() => {
         c.services.orders.sweepExpired().catch((err: unknown) => app.log.error({ err }, 'order expiry sweep failed'));
       }, 60_000);
@@ -175,7 +181,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   }
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? defaultWebDist);
-  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  const hasWeb = web && existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -187,9 +193,6 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-  // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
-  if (config.ROLES.split(',').map((r) => r.trim()).includes('worker')) installNoticeJobs(app, c.services.personalNotices);
-
     if (isApiPath(url)) {
       return reply.status(200).send(fail(ErrorCode.NOT_FOUND, '接口不存在'));
     }

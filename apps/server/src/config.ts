@@ -8,6 +8,10 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/** What a process runs: `web` serves HTTP, `worker` runs jobs and schedules, `publisher` drives the browser. */
+export const ROLE_NAMES = ['web', 'worker', 'publisher'] as const;
+export type Role = (typeof ROLE_NAMES)[number];
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -19,7 +23,17 @@ const schema = z.object({
   APP_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ROLES: z.string().default('web,worker,publisher'),
+  /** Parsed into `roles` below; code reads `config.roles`, never this string. */
+  ROLES: z
+    .string()
+    .default('web,worker,publisher')
+    .superRefine((v, ctx) => {
+      const names = v.split(',').map((r) => r.trim()).filter(Boolean);
+      const unknown = names.filter((r) => !(ROLE_NAMES as readonly string[]).includes(r));
+      if (unknown.length || names.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `ROLES must list one or more of ${ROLE_NAMES.join(', ')} (comma-separated)${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
+      }
+    }),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
@@ -127,7 +141,7 @@ const schema = z.object({
   PUBLISH_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(5000),
   /** How often comments, mentions and unread counts are fetched for every bound account. */
   PUBLISH_ENGAGEMENT_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
-});
+}).transform((c) => ({ ...c, roles: new Set(c.ROLES.split(',').map((r) => r.trim()).filter(Boolean) as Role[]) as ReadonlySet<Role> }));
 
 
 const llmModelSchema = z.object({

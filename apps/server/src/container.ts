@@ -128,6 +128,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     graphic,
     topic,
     services: { users, sessions, codes, auth, notices, personalNotices, feedback, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
+    /** Runs queued jobs and schedules only where the worker or publisher role runs; a web-only process just enqueues. */
+    async startJobs() {
+      if (config.roles.has('worker') || config.roles.has('publisher')) await jobs.start();
+    },
     async close() {
       await jobs.close();
       await publishing.close();

@@ -34,8 +34,7 @@ async function main() {
     inflight.add(res);
     res.once('close', () => inflight.delete(res));
   });
-  // Only processes with the worker (or publisher: browser jobs) role run jobs; web-only processes just enqueue them.
-  if (config.ROLES.split(',').map((r) => r.trim()).some((r) => r === 'worker' || r === 'publisher')) await container.jobs.start();
+  await container.startJobs();
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

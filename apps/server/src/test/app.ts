@@ -64,7 +64,7 @@ export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string,
   const clock = new TestClock();
   const container = await createContainer(config, { clock, database, logger: createLogger(config, { destination: opts.logStream }) });
   const app = await buildApp(container);
-  await container.jobs.start();
+  await container.startJobs();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -34,8 +34,6 @@ export interface PublishingDeps {
   notify: Notify;
 }
 
-export const hasRole = (config: Config, role: string) => config.ROLES.split(',').map((r) => r.trim()).includes(role);
-
 /** Wires the publishing area: browser pool, platforms (with the embedded sandbox site), services and jobs. */
 export function createPublishing(config: Config, deps: PublishingDeps) {
   const runtime = { sandboxBaseUrl: config.SANDBOX_PLATFORM_URL ?? null as string | null };
@@ -61,7 +59,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log, deps.notify);
   holder.engagement = engagement;
   // Browser work runs where the publisher role runs.
-  if (hasRole(config, 'publisher')) {
+  if (config.roles.has('publisher')) {
     publishing.registerJobs(config.BROWSER_MAX_CONTEXTS);
     engagement.registerJobs();
   }
@@ -84,18 +82,21 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
 
 export type Publishing = ReturnType<typeof createPublishing>;
 
-/** Routes (`/publish-api/*`, the `/api` account calls, the sandbox site) and the publisher's start-up work. */
+/** Routes (`/publish-api/*`, the `/api` account calls, the sandbox site; web role) and the publisher's start-up work. */
 export async function registerPublishing(app: FastifyInstance, config: Config, p: Publishing): Promise<void> {
-  const deps = { accounts: p.accounts, publishing: p.publishing, engagement: p.engagement };
-  await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
-  await app.register(publishRoutes(deps), { prefix: '/api' });
-  if (p.sandboxSite) await app.register(p.sandboxSite.routes({ hooks: config.NODE_ENV === 'test' || config.SANDBOX_HOOKS }));
-  app.addHook('onListen', async () => {
-    if (p.runtime.sandboxBaseUrl) return;
-    const address = app.server.address();
-    if (typeof address === 'object' && address) p.runtime.sandboxBaseUrl = `http://127.0.0.1:${address.port}`;
-  });
-  if (hasRole(config, 'publisher')) {
+  if (config.roles.has('web')) {
+    const deps = { accounts: p.accounts, publishing: p.publishing, engagement: p.engagement };
+    await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
+    await app.register(publishRoutes(deps), { prefix: '/api' });
+    if (p.sandboxSite) await app.register(p.sandboxSite.routes({ hooks: config.NODE_ENV === 'test' || config.SANDBOX_HOOKS }));
+    // Without the web role this process serves no sandbox site: the browser goes to PUBLIC_URL (a web process).
+    app.addHook('onListen', async () => {
+      if (p.runtime.sandboxBaseUrl) return;
+      const address = app.server.address();
+      if (typeof address === 'object' && address) p.runtime.sandboxBaseUrl = `http://127.0.0.1:${address.port}`;
+    });
+  }
+  if (config.roles.has('publisher')) {
     app.addHook('onReady', async () => {
       const n = await p.publishing.recover();
       if (n) app.log.info({ jobs: n }, 'publish jobs re-queued after restart');

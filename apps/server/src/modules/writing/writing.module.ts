@@ -49,7 +49,8 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   // Embedded PGlite is locked to this process (db/client.ts): nobody else can be running its tasks.
   const exclusive = d.db instanceof PgliteDatabase;
   const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log, exclusive);
-  tasks.register(config.WRITING_CONCURRENCY);
+  // Only a worker runs tasks; a web-only process enqueues them for one (BullMQ).
+  if (config.roles.has('worker')) tasks.register(config.WRITING_CONCURRENCY);
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const files = new FileService(repo, storage, d.log);
   const tickets = new StreamTicketService(d.db, d.clock);
