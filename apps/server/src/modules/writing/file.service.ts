@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { ErrorCode, limits, writingLimits, type QuoteFile } from '@inkstone/shared';
 import { AppError, appError } from '../../http/errors.js';
 import { cut, keywords } from '../../integrations/llm/chinese-text.js';
 import type { Storage, StorageWriter } from '../../integrations/storage/types.js';
+import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
+import { ParseRefusedError, QUOTE_PARSE_LIMITS, parseDocumentIsolated } from '../../security/isolated-parse.js';
 import type { FileRow, WritingRepo } from './writing.repo.js';
 
 /** One uploaded part as @fastify/multipart hands it over. */
@@ -60,6 +60,16 @@ export function declaredMismatch(filename: string, mimetype: string, detected: s
   const byMime = VAGUE_MIMES.has(mime) ? null : (DECLARED_MIME[mime] ?? `other:${mime}`);
   const actual = detected ?? 'unknown';
   return (byExt !== null && byExt !== actual) || (byMime !== null && byMime !== actual);
+}
+
+/** A zip-based document is inspected (entry count, real inflated sizes, encryption) before its parser runs. */
+async function guardZip(buf: Buffer): Promise<void> {
+  try {
+    await inspectZip(buf, OFFICE_ZIP_LIMITS);
+  } catch (err) {
+    if (!(err instanceof ZipRejectedError)) throw err;
+    throw appError(err.reason === 'too_large' || err.reason === 'too_many_entries' ? ErrorCode.FILE_TOO_LARGE : ErrorCode.FILE_READ_FAILED, err.message);
+  }
 }
 
 const tooLarge = (bytes: number) => appError(ErrorCode.FILE_TOO_LARGE, `请上传${Math.round(bytes / 1024 / 1024)}MB以内的文件`);
@@ -168,12 +178,17 @@ export class FileService {
     const full = await detectKind(buf, true);
     if (declaredMismatch(part.filename, part.mimetype, full)) throw appError(ErrorCode.FILE_TYPE_MISMATCH);
     void kind;
+    if (ext === 'docx') await guardZip(buf);
     let text: string;
     try {
-      if (ext === 'docx') text = (await mammoth.extractRawText({ buffer: buf })).value;
-      else if (ext === 'pdf') text = (await extractText(await getDocumentProxy(new Uint8Array(buf)), { mergePages: true })).text;
+      // Parsed in a bounded worker: heap cap, deadline, page cap, text cap.
+      if (ext === 'docx' || ext === 'pdf') text = await parseDocumentIsolated(ext, buf, { ...QUOTE_PARSE_LIMITS, maxChars: writingLimits.quoteFileMaxChars });
       else text = buf.toString('utf8').replace(/^\ufeff/, '');
     } catch (err) {
+      if (err instanceof ParseRefusedError && err.reason !== 'unreadable') {
+        this.log.warn({ reason: err.reason, ext }, 'quoted file refused by the parser bounds');
+        throw appError(err.reason === 'timeout' ? ErrorCode.FILE_READ_FAILED : ErrorCode.FILE_TOO_LARGE, err.message);
+      }
       this.log.warn({ err: err instanceof Error ? err.message : err }, 'quoted file could not be parsed');
       throw appError(ErrorCode.FILE_READ_FAILED);
     }
