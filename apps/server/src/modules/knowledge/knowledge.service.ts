@@ -1,0 +1,379 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { ErrorCode, knowledgeLimits, type KnowledgeDoc, type KnowledgeDocText, type KnowledgeExt, type KnowledgeFolder, type KnowledgeQuota, type KnowledgeSearchResult } from '@inkstone/shared';
+import type { Clock } from '../../clock.js';
+import { AppError, appError } from '../../http/errors.js';
+import { FetchRefusedError, type SafeFetcher } from '../../integrations/fetch/types.js';
+import type { Storage } from '../../integrations/storage/types.js';
+import type { JobQueue } from '../../jobs/types.js';
+import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
+import { detectKind, type UploadPart } from '../writing/file.service.js';
+import type { DocFilter, DocRow, KnowledgeRepo } from './knowledge.repo.js';
+import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
+
+export const PARSE_JOB = 'knowledge.parse';
+/** Parse runs a document may start before it is failed (a file that kills its worker is not retried forever). */
+const MAX_RUNS = 3;
+/** A parsing document whose heartbeat is older than this is taken to be orphaned by a stopped worker. */
+export const PARSE_STALE_MS = 2 * 60_000;
+/** Characters the readable view returns at most. */
+const TEXT_VIEW_MAX = 2_000_000;
+
+export interface KnowledgeQuotas {
+  docs: number;
+  bytes: number;
+  vipDocs: number;
+  vipBytes: number;
+}
+
+/** KNOWLEDGE_QUOTA = "docs,MB,vipDocs,vipMB"; empty = the shared defaults. */
+export function parseQuotas(raw: string | undefined): KnowledgeQuotas {
+  const d = knowledgeLimits.quota;
+  if (!raw?.trim()) return { ...d };
+  const [docs, mb, vipDocs, vipMb] = raw.split(',').map((s) => Number(s.trim()));
+  const MiB = 1024 * 1024;
+  return { docs: docs!, bytes: mb! * MiB, vipDocs: vipDocs!, vipBytes: vipMb! * MiB };
+}
+
+/** Declared extension -> what the bytes must be (detectKind's answer). */
+const EXPECTED: Record<string, string> = { pdf: 'pdf', docx: 'docx', md: 'text', markdown: 'text', txt: 'text', html: 'text', htm: 'text' };
+const EXT_OF: Record<string, KnowledgeExt> = { pdf: 'pdf', docx: 'docx', md: 'md', markdown: 'md', txt: 'txt', html: 'html', htm: 'html' };
+/** Declared mime -> what the bytes must be; vague mimes declare nothing. */
+const MIME_KIND: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/plain': 'text', 'text/markdown': 'text', 'text/x-markdown': 'text', 'text/html': 'text',
+};
+const VAGUE = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+const HEAD_BYTES = 4100;
+const MIME_OF: Record<KnowledgeExt, string> = {
+  pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', md: 'text/markdown; charset=utf-8', txt: 'text/plain; charset=utf-8', html: 'text/plain; charset=utf-8',
+};
+
+const unsupported = () => appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '请上传pdf、docx、md、txt、html格式的文件');
+const tooLarge = () => appError(ErrorCode.FILE_TOO_LARGE, `请上传${knowledgeLimits.fileMaxBytes / 1024 / 1024}MB以内的文件`);
+const notFound = () => appError(ErrorCode.NOT_FOUND, '文档不存在');
+const folderNotFound = () => appError(ErrorCode.NOT_FOUND, '文件夹不存在');
+const fmtMb = (b: number) => (b >= 1024 ** 3 ? `${+(b / 1024 ** 3).toFixed(1)}GB` : `${Math.round(b / 1024 / 1024)}MB`);
+
+export class KnowledgeService {
+  constructor(
+    private readonly repo: KnowledgeRepo,
+    private readonly storage: Storage,
+    private readonly fetcher: SafeFetcher,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly quotas: KnowledgeQuotas,
+  ) {}
+
+  // ---- folders ----
+  async folders(userId: number): Promise<KnowledgeFolder[]> {
+    return (await this.repo.folders(userId)).map((f) => ({ id: f.id, name: f.name, docCount: Number(f.docCount), createdAt: f.createdAt.toISOString() }));
+  }
+
+  async createFolder(userId: number, name: string): Promise<KnowledgeFolder> {
+    if ((await this.repo.folderCount(userId)) >= knowledgeLimits.foldersMax) throw appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `最多创建${knowledgeLimits.foldersMax}个文件夹`);
+    const row = await this.repo.createFolder(userId, name);
+    if (!row) throw appError(ErrorCode.CONFLICT, '已有同名文件夹');
+    return { id: row.id, name: row.name, docCount: 0, createdAt: row.createdAt.toISOString() };
+  }
+
+  async renameFolder(userId: number, id: number, name: string): Promise<void> {
+    const same = await this.repo.folderByName(userId, name);
+    if (same && same.id !== id) throw appError(ErrorCode.CONFLICT, '已有同名文件夹');
+    try {
+      if (!(await this.repo.renameFolder(userId, id, name))) throw folderNotFound();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // Two renames racing to one name: the unique index refuses the second.
+      if (/unique|duplicate/i.test(String((err as { cause?: unknown }).cause ?? err))) throw appError(ErrorCode.CONFLICT, '已有同名文件夹');
+      throw err;
+    }
+  }
+
+  async deleteFolder(userId: number, id: number): Promise<void> {
+    if (!(await this.repo.deleteFolder(userId, id))) throw folderNotFound();
+  }
+
+  private async requireFolder(userId: number, folderId: number | null | undefined): Promise<number | null> {
+    if (folderId === null || folderId === undefined) return null;
+    if (!(await this.repo.folder(userId, folderId))) throw folderNotFound();
+    return folderId;
+  }
+
+  // ---- quotas ----
+  async quota(userId: number): Promise<KnowledgeQuota> {
+    const isVip = await this.repo.isVip(userId, this.clock.now());
+    const used = await this.repo.usage(userId);
+    return { isVip, ...used, maxDocs: isVip ? this.quotas.vipDocs : this.quotas.docs, maxBytes: isVip ? this.quotas.vipBytes : this.quotas.bytes };
+  }
+
+  /** Refuses when one more document of `bytes` would pass the count or the space allowed. */
+  private async checkQuota(userId: number, bytes: number): Promise<void> {
+    const q = await this.quota(userId);
+    const vipHint = q.isVip ? '' : '，开通会员可获得更大空间';
+    if (q.docs + 1 > q.maxDocs) throw appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库最多保存${q.maxDocs}个文档，请删除部分文档后再上传${vipHint}`);
+    if (q.bytes + bytes > q.maxBytes) throw appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库空间已满（已用${fmtMb(q.bytes)}，共${fmtMb(q.maxBytes)}），请删除部分文档后再上传${vipHint}`);
+  }
+
+  // ---- documents ----
+  toDoc(r: DocRow): KnowledgeDoc {
+    return {
+      id: r.id, folderId: r.folderId, name: r.name, ext: r.ext as KnowledgeExt, sourceUrl: r.sourceUrl, size: r.size, status: r.status, progress: r.progress,
+      pages: r.pages, chars: r.chars, chunkCount: r.chunkCount, errorMsg: r.errorMsg, createdAt: r.createdAt.toISOString(), parsedAt: r.parsedAt?.toISOString() ?? null,
+    };
+  }
+
+  async list(userId: number, f: DocFilter, pageNum: number, pageSize: number) {
+    const { rows, total } = await this.repo.docs(userId, f, pageNum, pageSize);
+    return { records: rows.map((r) => this.toDoc(r)), total, pageNum, pageSize };
+  }
+
+  async info(userId: number, id: number): Promise<KnowledgeDoc> {
+    const row = await this.repo.doc(userId, id);
+    if (!row) throw notFound();
+    return this.toDoc(row);
+  }
+
+  async rename(userId: number, id: number, name: string): Promise<KnowledgeDoc> {
+    const row = await this.repo.updateDoc(userId, id, { name });
+    if (!row) throw notFound();
+    return this.toDoc(row);
+  }
+
+  async move(userId: number, id: number, folderId: number | null): Promise<KnowledgeDoc> {
+    const folder = await this.requireFolder(userId, folderId);
+    const row = await this.repo.updateDoc(userId, id, { folderId: folder });
+    if (!row) throw notFound();
+    return this.toDoc(row);
+  }
+
+  /** The row (and with it every chunk), then the stored file. A parse still running notices and stops. */
+  async delete(userId: number, id: number): Promise<void> {
+    const row = await this.repo.deleteDoc(userId, id);
+    if (!row) throw notFound();
+    await this.storage.delete(row.storageKey).catch((err: unknown) => this.log.warn({ err }, 'stored knowledge file could not be removed'));
+  }
+
+  /**
+   * The readable view of a parsed document: passages laid back at their offsets (overlaps written once, the line
+   * breaks between pages restored), capped so a huge document does not become one huge reply.
+   */
+  async text(userId: number, id: number): Promise<KnowledgeDocText> {
+    const row = await this.repo.doc(userId, id);
+    if (!row) throw notFound();
+    let text = '';
+    let truncated = false;
+    const pageStarts: Array<[number, number]> = [];
+    for (const c of await this.repo.chunks(row.id)) {
+      if (c.page !== null && pageStarts[pageStarts.length - 1]?.[0] !== c.page) pageStarts.push([c.page, Math.max(text.length, c.charStart)]);
+      if (c.charEnd <= text.length) continue;
+      if (c.charStart > text.length) text += '\n'.repeat(Math.min(2, c.charStart - text.length)).padEnd(c.charStart - text.length, ' ');
+      text += c.text.slice(text.length - c.charStart);
+      if (text.length > TEXT_VIEW_MAX) {
+        text = text.slice(0, TEXT_VIEW_MAX);
+        truncated = true;
+        break;
+      }
+    }
+    return { doc: this.toDoc(row), text, pageStarts, truncated };
+  }
+
+  /** The stored original, for the document viewer. */
+  async file(userId: number, id: number) {
+    const row = await this.repo.doc(userId, id);
+    if (!row) throw notFound();
+    return { stream: this.storage.read(row.storageKey), mime: MIME_OF[row.ext as KnowledgeExt] ?? 'application/octet-stream', name: row.name, size: row.size };
+  }
+
+  /**
+   * Upload: the declared extension must be one of ours, the first bytes must agree with it (and with the declared
+   * mime type), the size is capped while streaming, and a docx passes the zip guard before it is accepted.
+   */
+  async upload(userId: number, part: UploadPart, folderId: number | undefined): Promise<KnowledgeDoc> {
+    const folder = await this.requireFolder(userId, folderId);
+    const declared = path.extname(part.filename).slice(1).toLowerCase();
+    const expected = EXPECTED[declared];
+    if (!expected) throw unsupported();
+    const mime = part.mimetype.toLowerCase().split(';')[0]!.trim();
+    const mimeKind = VAGUE.has(mime) ? null : (MIME_KIND[mime] ?? `other:${mime}`);
+    // Count first: a full library refuses before the body is read.
+    await this.checkQuota(userId, 0);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let checked = false;
+    const check = async (head: Buffer, complete: boolean) => {
+      const kind = await detectKind(head, complete);
+      // A docx is a zip: from its head alone file-type may only say "zip"; the whole file is checked below.
+      if (kind === 'zip' && expected === 'docx' && !complete) return;
+      if (kind !== expected || (mimeKind !== null && mimeKind !== expected)) throw appError(ErrorCode.FILE_TYPE_MISMATCH);
+    };
+    try {
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > knowledgeLimits.fileMaxBytes) throw tooLarge();
+        chunks.push(chunk);
+        if (!checked && size >= HEAD_BYTES) {
+          checked = true;
+          await check(Buffer.concat(chunks), false);
+        }
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw appError(ErrorCode.FILE_READ_FAILED);
+    }
+    if (part.file.truncated) throw tooLarge();
+    const buf = Buffer.concat(chunks);
+    if (!buf.length) throw appError(ErrorCode.FILE_READ_FAILED, '文件为空');
+    await check(buf, true);
+    if (expected === 'docx') await this.guardZip(buf);
+    await this.checkQuota(userId, buf.length);
+    const ext = EXT_OF[declared]!;
+    const name = part.filename.slice(0, knowledgeLimits.docNameMaxLength) || `文档.${ext}`;
+    return this.store(userId, { folderId: folder, name, ext, sourceUrl: null }, buf);
+  }
+
+  /** Web page import: fetched through the SSRF-safe client, stored as html, parsed by Readability in the job. */
+  async importUrl(userId: number, url: string, folderId: number | null | undefined): Promise<KnowledgeDoc> {
+    const folder = await this.requireFolder(userId, folderId);
+    await this.checkQuota(userId, 0);
+    let body: Buffer;
+    let finalUrl: string;
+    try {
+      const res = await this.fetcher.get(url, { maxBytes: knowledgeLimits.pageMaxBytes, timeoutMs: 15_000, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' } });
+      if (res.contentType && !/^(text\/html|application\/xhtml\+xml|text\/plain)$/.test(res.contentType)) throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
+      body = res.body;
+      finalUrl = res.url;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof FetchRefusedError) throw appError(ErrorCode.OPERATION_FAILED, `网页导入失败：${err.message}`);
+      throw err;
+    }
+    if (!body.length || (await detectKind(body.subarray(0, HEAD_BYTES), body.length <= HEAD_BYTES)) !== 'text') throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
+    await this.checkQuota(userId, body.length);
+    const host = new URL(finalUrl).hostname;
+    return this.store(userId, { folderId: folder, name: host.slice(0, knowledgeLimits.docNameMaxLength), ext: 'html', sourceUrl: finalUrl.slice(0, 2000) }, body);
+  }
+
+  private async guardZip(buf: Buffer): Promise<void> {
+    try {
+      await inspectZip(buf, OFFICE_ZIP_LIMITS);
+    } catch (err) {
+      if (!(err instanceof ZipRejectedError)) throw err;
+      throw appError(err.reason === 'too_large' || err.reason === 'too_many_entries' ? ErrorCode.FILE_TOO_LARGE : ErrorCode.FILE_READ_FAILED, err.message);
+    }
+  }
+
+  private async store(userId: number, meta: { folderId: number | null; name: string; ext: KnowledgeExt; sourceUrl: string | null }, buf: Buffer): Promise<KnowledgeDoc> {
+    const key = `private/knowledge/${userId}/${randomUUID()}.${meta.ext}`;
+    const writer = await this.storage.writer(key);
+    try {
+      await writer.write(buf);
+      await writer.commit();
+    } catch (err) {
+      await writer.abort();
+      this.log.error({ err }, 'knowledge file could not be stored');
+      throw appError(ErrorCode.UPLOAD_FAILED, '上传失败');
+    }
+    const row = await this.repo.insertDoc({ userId, ...meta, size: buf.length, storageKey: key });
+    await this.jobs.enqueue(PARSE_JOB, { docId: row.id }, { jobId: `doc-${row.id}` });
+    return this.toDoc(row);
+  }
+
+  // ---- the parse job ----
+  private async readStored(key: string): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for await (const c of this.storage.read(key) as AsyncIterable<Buffer>) parts.push(c);
+    return Buffer.concat(parts);
+  }
+
+  /**
+   * Extracts text (pdf page by page), cuts it into passages with their page and offsets, stores them with their
+   * jieba tokens, and reports progress on the document row. Chunks of an interrupted earlier run are dropped first.
+   */
+  async parse(docId: number): Promise<void> {
+    const now = () => this.clock.now();
+    const pre = await this.repo.docById(docId);
+    if (!pre) return;
+    if (pre.runs >= MAX_RUNS && pre.status !== 'queued') {
+      await this.repo.failStale(docId, '文档解析多次中断，请重新上传');
+      return;
+    }
+    const doc = await this.repo.startParse(docId, now());
+    if (!doc) return;
+    let seq = 0;
+    let chars = 0;
+    const heading = { current: null as string | null };
+    let offset = 0;
+    const add = async (pages: PageText[]) => {
+      const { chunks, nextOffset } = chunkPages(pages, seq, offset, heading);
+      offset = nextOffset;
+      seq += chunks.length;
+      chars += pages.reduce((n, p) => n + p.text.length, 0);
+      await this.repo.insertChunks(docId, doc.userId, chunks.map((c) => ({ ...c, tokens: indexTokens(c.heading && !c.text.includes(c.heading) ? `${c.heading}\n${c.text}` : c.text) })));
+    };
+    try {
+      const buf = await this.readStored(doc.storageKey);
+      let pages: number | null = null;
+      if (doc.ext === 'pdf') {
+        let lastReported = 0;
+        pages = await pdfPages(new Uint8Array(buf), async (p, total) => {
+          await add([p]);
+          const pct = Math.min(99, Math.floor(((p.page ?? 0) / total) * 100));
+          if (pct - lastReported >= 2 || p.page === 1) {
+            lastReported = pct;
+            if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}))) throw new DocGone();
+          }
+        });
+      } else {
+        let text: string;
+        let title: string | null = null;
+        if (doc.ext === 'docx') {
+          await this.guardZip(buf);
+          text = await docxText(buf);
+        } else if (doc.ext === 'html') {
+          const main = htmlMainText(buf.toString('utf8'));
+          text = main.text;
+          title = main.title;
+        } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
+        // An imported page is named after its title rather than its host.
+        const rename = doc.sourceUrl && title ? { name: title.slice(0, knowledgeLimits.docNameMaxLength) } : {};
+        if (!(await this.repo.progress(docId, 50, now(), rename))) throw new DocGone();
+        await add([{ page: null, text }]);
+      }
+      if (!chars || !seq) throw new TextRefusedError('文档中没有可读取的文字');
+      await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages }, now());
+    } catch (err) {
+      if (err instanceof DocGone) return;
+      const shown = err instanceof TextRefusedError || err instanceof AppError ? err.message : '文档解析失败，请检查文件是否完整';
+      if (!(err instanceof TextRefusedError || err instanceof AppError)) this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be parsed');
+      // A document deleted mid-run makes chunk inserts fail on the foreign key: nothing to record then.
+      await this.repo.finishParse(docId, { status: 'failed', errorMsg: shown }, now()).catch(() => undefined);
+    }
+  }
+
+  /** Start-up (worker role): unfinished documents are queued again; the run counter stops endless retries. */
+  async recover(): Promise<number> {
+    const rows = await this.repo.unfinished(new Date(this.clock.now().getTime() - PARSE_STALE_MS));
+    for (const r of rows) await this.jobs.enqueue(PARSE_JOB, { docId: r.id }, { jobId: `doc-${r.id}` });
+    return rows.length;
+  }
+
+  // ---- search ----
+  /** Full-text: every word first; when nothing has them all, any word, ranked. Passages come with match ranges. */
+  async search(userId: number, q: string, f: DocFilter, limit: number): Promise<KnowledgeSearchResult> {
+    const tokens = queryTokens(q);
+    let rows = await this.repo.search(userId, tokens, false, f, limit);
+    if (!rows.length && tokens.length > 1) rows = await this.repo.search(userId, tokens, true, f, limit);
+    return {
+      tokens,
+      mode: 'fulltext',
+      hits: rows.map((r) => ({ ...r, ext: r.ext as KnowledgeExt, highlights: highlightRanges(r.text, tokens) })),
+    };
+  }
+}
+
+/** The document was deleted while its parse ran. */
+class DocGone extends Error {}
