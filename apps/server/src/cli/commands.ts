@@ -5,6 +5,7 @@ import { noticeCommands } from './notice.commands.js';
 import { feedbackCommands } from './feedback.commands.js';
 import { vipCommands } from './vip.commands.js';
 import { writingCommands } from './writing.commands.js';
+import { topicCommands } from './topic.commands.js';
 
 export interface AdminCommand {
   description: string;
@@ -20,6 +21,7 @@ export const commands: Record<string, AdminCommand> = {
   ...feedbackCommands,
   ...vipCommands,
   ...writingCommands,
+  ...topicCommands,
 };
 
 export function requireArg(args: Record<string, string | boolean | undefined>, name: string): string {

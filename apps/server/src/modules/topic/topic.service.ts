@@ -28,6 +28,8 @@ export const HOT_WINDOW_MS = 48 * 60 * 60_000;
 /** Rank score halves every this many hours of age. */
 const HALF_LIFE_H = 12;
 export const ANGLES_FEATURE = 'topic_angles';
+/** Titles given to the model per refresh when keyword rules placed them nowhere. */
+const MODEL_CLASSIFY_MAX = 40;
 
 const platformNames: Record<AnglePlatform, string> = {
   xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站',
@@ -226,6 +228,7 @@ export class TopicService {
     const rules = this.rules(await this.repo.systemTracks());
     const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
     const touched = new Set<number>();
+    const unclassified: Array<{ id: number; title: string }> = [];
     // Stories of this refresh, each matched to a stored item when one tells the same story.
     const groups: Array<{ key: string; tokens: string[]; parts: Incoming[]; row: ItemRow | undefined }> = [];
     for (const inc of incoming) {
@@ -272,13 +275,16 @@ export class TopicService {
         const trend = moved > 0 ? 'up' : moved < 0 ? 'down' : score > prev * 1.1 ? 'up' : score < prev * 0.9 ? 'down' : 'flat';
         await this.repo.updateItem(g.row.id, { sources: refs, tokens, tracks, score, prevScore: prev, trend, summary: summaryText, snapshot: g.row.snapshot && !live, lastSeenAt: now });
         touched.add(g.row.id);
+        if (!tracks.length) unclassified.push({ id: g.row.id, title });
         summary.updated += 1;
       } else {
         const row = await this.repo.insertItem({ storyKey: g.key, title, summary: summaryText, url: lead.url, sources: refs, tokens, tracks, score, trend: 'new', snapshot: !live, publishedAt: published, firstSeenAt: now, lastSeenAt: now });
         touched.add(row.id);
+        if (!tracks.length) unclassified.push({ id: row.id, title });
         summary.inserted += 1;
       }
     }
+    if (unclassified.length) await this.classifyWithModel(unclassified, rules);
     // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
     const refreshed = new Set(summary.fetched);
     for (const r of recent) {
@@ -287,6 +293,50 @@ export class TopicService {
     }
     this.log.info({ ...summary, failed: summary.failed.length }, 'topics refreshed');
     return summary;
+  }
+
+  /**
+   * When a model is configured (the default model is AI), titles no keyword rule placed are given to it once per
+   * refresh, at most MODEL_CLASSIFY_MAX of them; it may only answer names of top-level system tracks. This is the
+   * operator's own spend (no user is charged). A failure leaves the items unclassified.
+   */
+  private async classifyWithModel(items: Array<{ id: number; title: string }>, rules: TrackRule[]) {
+    let model;
+    try {
+      model = await this.llms.get(null);
+    } catch {
+      return;
+    }
+    if (!model.isAi) return;
+    const names = rules.filter((r) => r.parent === null).map((r) => r.name);
+    const batch = items.slice(0, MODEL_CLASSIFY_MAX);
+    try {
+      const { text } = await complete(model.client, {
+        signal: AbortSignal.timeout(60_000),
+        temperature: 0,
+        messages: [
+          { role: 'system', content: '你是内容分类助手。只输出 JSON。' },
+          {
+            role: 'user',
+            content:
+              `可选赛道：${names.join('、')}。\n把下面每条热点标题归到0到2个最相关的赛道（都不相关就给空数组），` +
+              `输出 JSON 对象，键是序号，值是赛道名数组，例如 {"1":["财经"],"2":[]}：\n` +
+              batch.map((b, i) => `${i + 1}. ${b.title}`).join('\n'),
+          },
+        ],
+      });
+      const start = text.indexOf('{');
+      const end = text.lastIndexOf('}');
+      if (start < 0 || end <= start) throw new LlmUpstreamError('no JSON object in the reply');
+      const parsed = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
+      for (const [i, b] of batch.entries()) {
+        const picked = parsed[String(i + 1)];
+        const tracks = Array.isArray(picked) ? [...new Set(picked.filter((n): n is string => typeof n === 'string' && names.includes(n)))].slice(0, 2) : [];
+        if (tracks.length) await this.repo.updateItem(b.id, { tracks });
+      }
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'model classification of topics failed; keyword rules only');
+    }
   }
 
   private rules(tracks: TrackRow[]): TrackRule[] {

@@ -9,6 +9,7 @@ import { startTrendsStandin, type TrendsStandin } from '../../test/standins/tren
 import { topicItems, topicSources } from '../../db/schema/index.js';
 import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import { REFRESH_JOB } from './topic.module.js';
+import { commands } from '../../cli/commands.js';
 
 const angleJson = (n: number) =>
   JSON.stringify(Array.from({ length: n }, (_, i) => ({ angle: `角度${i + 1}`, title: `模型标题${i + 1}`, hook: `模型开头${i + 1}` })));
@@ -319,6 +320,24 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     expect((await t.call('GET', '/topic/v3/map/detail', { token: a.tokenValue, query: { id } })).code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('the admin CLI edits system tracks; the next refresh classifies by the new keywords', async () => {
+    await expect(commands['topic:track']!.run(t.container, { name: '宠物', keywords: '' })).rejects.toThrow(/keywords/);
+    await expect(commands['topic:track']!.run(t.container, { name: '猫咪', keywords: '猫', parent: '不存在' })).rejects.toThrow(/不存在/);
+    expect(await commands['topic:track']!.run(t.container, { name: '宠物', keywords: '猫咪,狗狗，宠物' })).toMatchObject({ created: true });
+    expect(await commands['topic:track']!.run(t.container, { name: '猫咪', keywords: '猫咪,猫粮', parent: '宠物' })).toMatchObject({ created: true });
+    expect(await commands['topic:track']!.run(t.container, { name: '宠物', keywords: '猫咪,狗狗,宠物,铲屎官' })).toMatchObject({ created: false });
+    const listed = (await commands['topic:tracks']!.run(t.container, {})) as Array<{ name: string; parent: string | null; keywords: string }>;
+    expect(listed).toContainEqual(expect.objectContaining({ name: '猫咪', parent: '宠物', keywords: '猫咪、猫粮' }));
+    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: a.tokenValue })).data.trackData.find((x) => x.name === '宠物')!.children.map((c) => c.name)).toEqual(['猫咪']);
+
+    s.baidu = [{ title: '猫咪冬天怕冷吗？铲屎官必看', heat: 900_000 }];
+    const summary = (await commands['topic:refresh']!.run(t.container, {})) as { fetched: string[] };
+    // Forced: every source, whatever its interval.
+    expect(summary.fetched).toContain('baidu');
+    expect(summary.fetched).toContain('snapshot');
+    expect((await byTitle('猫咪冬天怕冷吗？铲屎官必看')).tracks).toEqual(expect.arrayContaining(['宠物', '猫咪']));
+  });
+
   it('the refresh job runs on the queue', async () => {
     t.clock.advance(11 * 60_000);
     s.zhihu = [{ title: '队列刷新带来的新问题', heat: 1_000_000 }];
@@ -355,5 +374,59 @@ describe.each(testDbKinds)('topics with only the embedded snapshot on %s', (dbKi
     const food = await t.call<TopicHotPage>('GET', '/topic/v3/hot', { token: u.tokenValue, query: { track: '美食' } });
     expect(food.data.records.length).toBeGreaterThan(0);
     expect(food.data.records.every((r) => r.tracks.includes('美食'))).toBe(true);
+  });
+});
+
+describe.each(testDbKinds)('model classification when a model is the default, on %s', (dbKind) => {
+  let t: TestApp;
+  let s: TrendsStandin;
+  let llm: OpenAiStandin;
+  beforeAll(async () => {
+    s = await startTrendsStandin();
+    llm = await startOpenAiStandin({ model: 'standin-chat' });
+    t = await startTestApp({
+      db: dbKind,
+      env: {
+        TRENDS_SOURCES: `weibo=${s.url}`,
+        SAFE_FETCH_ALLOW_HOSTS: s.host,
+        LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'standin-chat' }]),
+        LLM_RETRY_BASE_MS: '1',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s?.close();
+    await llm?.close();
+  });
+
+  it('titles no keyword rule placed go to the model once; only system track names are taken', async () => {
+    s.weibo = [
+      { title: '考研报名人数公布', heat: 2_000_000 },
+      { title: '神秘天象引发围观', heat: 1_000_000 },
+      { title: '城市夜景灯光秀上新', heat: 900_000 },
+    ];
+    llm.respond = () => ({ content: '```json\n{"1":["旅行","不存在的赛道"],"2":[]}\n```' });
+    const summary = await t.container.topic.service.refreshOnce();
+    expect(summary.fetched).toEqual(['weibo']);
+    const asked = llm.received.filter((r) => r.messages.some((m) => m.content.includes('可选赛道')));
+    expect(asked).toHaveLength(1);
+    const prompt = asked[0]!.messages.at(-1)!.content;
+    // The keyword-classified title is not sent.
+    expect(prompt).not.toContain('考研');
+    expect(prompt).toContain('1. 神秘天象引发围观');
+    const rows = await t.container.db.select().from(topicItems);
+    const tracksOf = (title: string) => rows.find((r) => r.title === title)!.tracks;
+    expect(tracksOf('神秘天象引发围观')).toEqual(['旅行']);
+    expect(tracksOf('城市夜景灯光秀上新')).toEqual([]);
+    expect(tracksOf('考研报名人数公布')).toEqual(expect.arrayContaining(['教育']));
+
+    // A model failure leaves keyword results alone and the refresh still succeeds.
+    t.clock.advance(11 * 60_000);
+    s.weibo = [{ title: '一种新的天气现象', heat: 100 }];
+    llm.script.push({ kind: 'http-error', status: 400, error: { message: 'bad request', type: 'invalid_request_error' } });
+    const again = await t.container.topic.service.refreshOnce();
+    expect(again.failed).toEqual([]);
+    expect((await t.container.db.select().from(topicItems).where(eq(topicItems.title, '一种新的天气现象')))[0]!.tracks).toEqual([]);
   });
 });

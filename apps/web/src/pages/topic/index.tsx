@@ -10,6 +10,7 @@ import { useIsLogin } from '../../stores/global';
 import { useTrackStore } from '../../stores/track';
 import { toast } from '../../features/notifications/toasts';
 import { writeThis } from '../../features/topic/write-this';
+import { formatHeat } from '../../features/topic/format';
 import './topic.css';
 
 const TrackPicker = lazy(() => import('./track-picker'));
@@ -17,10 +18,8 @@ const FestivalCalendar = lazy(() => import('./festival-calendar'));
 
 const PAGE_SIZE = 20;
 const ALL = '__all__';
-export const platformLabels: Record<AnglePlatform, string> = { xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站' };
+const platformLabels: Record<AnglePlatform, string> = { xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站' };
 
-/** 1234567 -> 123.5万; feeds carry no heat. */
-export const formatHeat = (n: number) => (n >= 1e8 ? `${(n / 1e8).toFixed(1)}亿` : n >= 1e4 ? `${(n / 1e4).toFixed(1)}万` : n > 0 ? String(n) : '');
 
 function TrendMark({ trend }: { trend: TopicItem['trend'] }) {
   if (trend === 'up') return <ArrowUpOutlined className="topic-trend up" aria-label="上升" />;
