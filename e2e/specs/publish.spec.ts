@@ -69,13 +69,14 @@ test('bind two 沙箱 accounts by QR, publish now and scheduled, fan comment not
   await expect(linkA).toHaveAttribute('href', /\/sandbox-platform\/notes\/n\d+$/);
   const noteUrl = (await linkA.getAttribute('href'))!;
 
-  // Scheduled a few seconds ahead to 乙 (the picker takes seconds).
+  // Scheduled to 乙, 30 s ahead: filling the picker and submitting take several seconds on a busy machine, and with
+  // 8 s the time had already come (status 发布中, or refused as past) before the status could be read.
   await page.getByRole('button', { name: '再发一篇' }).click();
   await dialog.getByLabel('沙箱创作者甲').uncheck();
   await dialog.getByLabel('沙箱创作者乙').check();
   await dialog.getByTestId('publish-when').getByText('定时发布').click();
   const at = await page.evaluate(() => {
-    const d = new Date(Date.now() + 8000);
+    const d = new Date(Date.now() + 30_000);
     const p = (n: number) => String(n).padStart(2, '0');
     return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
   });
@@ -91,7 +92,9 @@ test('bind two 沙箱 accounts by QR, publish now and scheduled, fan comment not
   await page.getByTestId('publish-close').click();
 
   // A fan comments on 甲's note; the engagement sync and the 15 s poll turn it into a notification.
-  const noteId = new URL(noteUrl).pathname.split('/').pop()!;
+  // Links to the sandbox site are paths on this server (whatever host the page was opened as).
+  expect(noteUrl).toMatch(/^\/sandbox-platform\/notes\/n\d+$/);
+  const noteId = noteUrl.split('/').pop()!;
   const commented = await (await request.post(`/sandbox-platform/api/notes/${noteId}/comments`, { data: { author: '路过的粉丝', content: '这个多少钱？求链接' } })).json();
   expect(commented.success).toBe(true);
   await expect.poll(() => shown(page), { timeout: 45_000, intervals: [1000] }).toHaveLength(1);

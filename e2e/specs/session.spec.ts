@@ -12,6 +12,8 @@ test('401 on a background call logs out quietly: no login modal', async ({ page 
 });
 
 test('430 on a normal call opens the login modal; on a background call it does not', async ({ page, request, browser }) => {
+  // Two tabs and two logins: on the shared 2-core machine this ran past the default 60 s while waiting correctly.
+  test.setTimeout(120_000);
   const s = await apiLogin(request);
   await seedSession(page, s);
   // A page without calls of its own, so the next call after the revocation is the one this test makes.
