@@ -107,7 +107,7 @@ const schema = z.object({
   TAVILY_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   TAVILY_API_BASE: z.url().default('https://api.tavily.com'),
   SEARXNG_URL: z.preprocess(emptyToUndefined, optionalUrl),
-  /** Hot lists for 选题: weibo, zhihu, baidu[=base], feed=<url> (repeatable), snapshot (bundled, dated; the default). */
+  /** Hot lists for 选题: weibo, zhihu, baidu, toutiao, bilibili[=base], feed=<url> (repeatable), snapshot (bundled, dated; the default). */
   TRENDS_SOURCES: z.string().default('snapshot'),
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.preprocess(emptyToUndefined, optionalUrl),

@@ -1,8 +1,10 @@
 import { ConfigError } from '../../config.js';
 import type { SafeFetcher } from '../fetch/types.js';
 import { BaiduHotSource } from './baidu.js';
+import { BilibiliPopularSource } from './bilibili.js';
 import { FeedSource } from './feed.js';
 import { SnapshotSource } from './snapshot.js';
+import { ToutiaoHotSource } from './toutiao.js';
 import type { TrendSource } from './types.js';
 import { WeiboHotSource } from './weibo.js';
 import { ZhihuHotSource } from './zhihu.js';
@@ -10,7 +12,7 @@ import { ZhihuHotSource } from './zhihu.js';
 export { SNAPSHOT_DATE } from './snapshot.js';
 
 /**
- * TRENDS_SOURCES: comma-separated `weibo`, `zhihu`, `baidu` (optionally `name=<base url>`, for stand-ins),
+ * TRENDS_SOURCES: comma-separated `weibo`, `zhihu`, `baidu`, `toutiao`, `bilibili` (optionally `name=<base url>`, for stand-ins),
  * `feed=<url>` (any RSS/Atom/JSON feed, repeatable) and `snapshot` (the bundled dated list, the embedded default).
  * An unknown entry stops start-up.
  */
@@ -31,6 +33,12 @@ export function createTrendSources(spec: string, fetcher: SafeFetcher): TrendSou
       case 'baidu':
         out.push(new BaiduHotSource(fetcher, arg));
         break;
+      case 'toutiao':
+        out.push(new ToutiaoHotSource(fetcher, arg));
+        break;
+      case 'bilibili':
+        out.push(new BilibiliPopularSource(fetcher, arg));
+        break;
       case 'feed':
         if (!arg) throw new ConfigError('Invalid configuration:\n  TRENDS_SOURCES: feed needs a URL (feed=https://...)');
         out.push(new FeedSource(fetcher, arg));
@@ -39,7 +47,7 @@ export function createTrendSources(spec: string, fetcher: SafeFetcher): TrendSou
         out.push(new SnapshotSource());
         break;
       default:
-        throw new ConfigError(`Invalid configuration:\n  TRENDS_SOURCES: unknown source ${kind} (weibo, zhihu, baidu, feed=<url>, snapshot)`);
+        throw new ConfigError(`Invalid configuration:\n  TRENDS_SOURCES: unknown source ${kind} (weibo, zhihu, baidu, toutiao, bilibili, feed=<url>, snapshot)`);
     }
   }
   if (new Set(out.map((s) => s.id)).size !== out.length) throw new ConfigError('Invalid configuration:\n  TRENDS_SOURCES: a source is listed twice');

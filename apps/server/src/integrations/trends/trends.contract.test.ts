@@ -28,6 +28,14 @@ beforeEach(() => {
     { title: '寒潮预警升级', heat: 4_936_960, summary: '多地气温骤降' },
     { title: '双11快递量创新高', heat: 4_100_000 },
   ];
+  s.toutiao = [
+    { title: '多地迎来降温', heat: 31_234_567 },
+    { title: '新能源车销量公布', heat: 20_000_000 },
+  ];
+  s.bilibili = [
+    { title: '【4K】冬日城市延时摄影', heat: 2_345_678, summary: '拍了三个月' },
+    { title: '手把手教你做红烧肉', heat: 1_000_000 },
+  ];
   s.feed = [
     { title: '芯片新工艺量产', link: 'https://news.example.cn/a/1', summary: '新一代芯片', date: '2026-11-22T08:00:00Z' },
     { title: '手机影像评测', link: 'https://news.example.cn/a/2', date: '2026-11-21T08:00:00Z' },
@@ -41,6 +49,8 @@ describe.each([
   ['weibo', '微博热搜', () => s.weibo, '/ajax/side/hotSearch'],
   ['zhihu', '知乎热榜', () => s.zhihu, '/api/v3/feed/topstory/hot-lists/total'],
   ['baidu', '百度热搜', () => s.baidu, '/api/board'],
+  ['toutiao', '头条热榜', () => s.toutiao, '/hot-event/hot-board/'],
+  ['bilibili', 'B站热门', () => s.bilibili, '/x/web-interface/popular'],
 ] as const)('trend source contract: %s', (kind, name, rows, path) => {
   it('returns the list in order with titles, page links and heat in the source unit', async () => {
     const src = source(kind);
@@ -82,6 +92,14 @@ describe('vendor specifics', () => {
     const { items } = await source('zhihu').fetch();
     expect(items[0]!.url).toBe('https://www.zhihu.com/question/600000000');
     expect(items[0]!.summary).toBe('气象台发布寒潮预警');
+  });
+
+  it('toutiao leaves out the pinned editorial rows; bilibili links the video page and counts plays', async () => {
+    const tt = await source('toutiao').fetch();
+    expect(tt.items.some((i) => i.title.includes('置顶'))).toBe(false);
+    expect(tt.items[0]!.url).toMatch(/^https:\/\/www\.toutiao\.com\/trending\//);
+    const bili = await source('bilibili').fetch();
+    expect(bili.items[0]).toMatchObject({ url: 'https://www.bilibili.com/video/BV1xx411c7m0', heat: 2_345_678, summary: '拍了三个月' });
   });
 
   it('parses heat figures as the sites write them', () => {
@@ -132,7 +150,7 @@ describe('feed safety and configuration', () => {
     expect(() => createTrendSources('feed', fetcher)).toThrow(/feed needs a URL/);
     expect(() => createTrendSources('weibo,weibo', fetcher)).toThrow(/twice/);
     expect(() => createTrendSources('baidu=ftp://x', fetcher)).toThrow(/http\(s\) URL/);
-    expect(createTrendSources('weibo,zhihu,baidu,snapshot', fetcher).map((x) => x.id)).toEqual(['weibo', 'zhihu', 'baidu', 'snapshot']);
+    expect(createTrendSources('weibo,zhihu,baidu,toutiao,bilibili,snapshot', fetcher).map((x) => x.id)).toEqual(['weibo', 'zhihu', 'baidu', 'toutiao', 'bilibili', 'snapshot']);
   });
 
   it('the embedded snapshot is dated, not live, and never empty', async () => {

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
  * Weibo `GET /ajax/side/hotSearch` -> {ok:1, data:{realtime:[{word, note, num, realpos, rank, label_name, onboard_time, is_ad?}], hotgov}},
  * Zhihu `GET /api/v3/feed/topstory/hot-lists/total?limit=50` -> {data:[{type:'hot_list_feed', target:{id,title,url,excerpt,created}, detail_text}], paging},
  * Baidu `GET /api/board?platform=wise&tab=realtime` -> {success:true, data:{cards:[{component:'tabTextList', content:[{content:[{word,query,desc,hotScore,rawUrl,url,index}]}]}]}},
+ * Toutiao `GET /hot-event/hot-board/?origin=toutiao_pc` -> {data:[{ClusterIdStr,Title,HotValue,Url,Label,QueryWord}], fixed_top_data, status:'success'},
+ * Bilibili `GET /x/web-interface/popular?ps=50&pn=1` -> {code:0, message:'0', ttl:1, data:{list:[{bvid,title,desc,pubdate,stat:{view,like}}], no_more}},
  * and an RSS 2.0 (`/feed.xml`), Atom (`/atom.xml`) and JSON Feed (`/feed.json`).
  * Tests set the lists (`weibo`, `zhihu`, `baidu`, `feed`) before each refresh.
  */
@@ -22,6 +24,8 @@ export interface TrendsStandin {
   weibo: HotRow[];
   zhihu: HotRow[];
   baidu: HotRow[];
+  toutiao: HotRow[];
+  bilibili: HotRow[];
   feed: Array<{ title: string; link: string; summary?: string; date: string }>;
   /** Paths requested, in order. */
   received: string[];
@@ -37,7 +41,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export async function startTrendsStandin(): Promise<TrendsStandin> {
   const fails = new Map<string, number>();
   const garbles = new Set<string>();
-  const state: Omit<TrendsStandin, 'url' | 'host' | 'close' | 'failNext' | 'garbleNext'> = { weibo: [], zhihu: [], baidu: [], feed: [], received: [] };
+  const state: Omit<TrendsStandin, 'url' | 'host' | 'close' | 'failNext' | 'garbleNext'> = { weibo: [], zhihu: [], baidu: [], toutiao: [], bilibili: [], feed: [], received: [] };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://standin');
@@ -115,6 +119,46 @@ export async function startTrendsStandin(): Promise<TrendsStandin> {
           ],
         },
         error: {},
+      });
+    }
+    if (url.pathname === '/hot-event/hot-board/') {
+      return json({
+        data: state.toutiao.map((r, i) => ({
+          ClusterId: 7300000000000000000 + i,
+          ClusterIdStr: String(7300000000000000000n + BigInt(i)),
+          Title: r.title,
+          LabelUrl: '',
+          Label: i === 0 ? 'hot' : '',
+          Url: `https://www.toutiao.com/trending/${7300000000000000000n + BigInt(i)}/?category_name=topic_innerflow`,
+          HotValue: String(r.heat),
+          Schema: '',
+          Image: { url: '' },
+          QueryWord: r.title,
+          InterestCategory: ['society'],
+        })),
+        fixed_top_data: [{ Title: '置顶：权威发布', Url: 'https://www.toutiao.com/article/1/', HotValue: '0' }],
+        status: 'success',
+      });
+    }
+    if (url.pathname === '/x/web-interface/popular') {
+      return json({
+        code: 0,
+        message: '0',
+        ttl: 1,
+        data: {
+          list: state.bilibili.map((r, i) => ({
+            aid: 1000 + i,
+            bvid: `BV1xx411c7m${i}`,
+            title: r.title,
+            desc: r.summary ?? '-',
+            pubdate: now - 86400,
+            owner: { mid: 1, name: 'UP主' },
+            stat: { view: r.heat, danmaku: 10, reply: 5, favorite: 3, coin: 2, share: 1, like: 100 },
+            short_link_v2: `https://b23.tv/BV1xx411c7m${i}`,
+            rcmd_reason: { content: '百万播放' },
+          })),
+          no_more: false,
+        },
       });
     }
     if (url.pathname === '/feed.xml') {

@@ -196,7 +196,7 @@ function HotList({ track, keyword, onOpen }: { track: string; keyword: string; o
           className="topic-gap"
           data-testid="topic-snapshot"
           title={`当前为内置快照（${page.snapshotDate}），不是实时热点`}
-          description="管理员配置 TRENDS_SOURCES 后，将接入微博热搜、知乎热榜、百度热搜和 RSS 订阅源。"
+          description="管理员配置 TRENDS_SOURCES 后，将接入微博热搜、知乎热榜、百度热搜、头条热榜、B站热门和 RSS 订阅源。"
         />
       )}
       {failed.length > 0 && <Alert type="warning" showIcon className="topic-gap" title={`部分来源暂时无法获取：${failed.map((s) => s.sourceName).join('、')}`} />}
