@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { test, expect, latestCode, randomPhone, seedSession } from '../support/fixtures.js';
+import { test, expect, flagOn, latestCode, randomPhone, seedSession } from '../support/fixtures.js';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 
 /**
  * A new user's first hour on the defaults (nothing configured, nothing stubbed): register by SMS, see the
  * welcome points, write with the offline writer, put an uploaded picture in the article, bind a 沙箱 account by
  * QR, publish, find the note (text and picture) on the 沙箱 site, get the "发布成功" notice, see the publish on
- * the operation board; then a second article without pictures, where the publish dialog says up front that the
+ * the operation board (behind the agent-state flag, the one stubbed payload); then a second article without pictures, where the publish dialog says up front that the
  * platform needs one and a cover generated from the title makes it publishable.
  */
 
@@ -158,8 +158,11 @@ test('first hour: SMS sign-up, welcome points, write, picture, bind 沙箱, publ
 
   await test.step('the operation board lists the publish', async () => {
     // Another browser than the one that published: the board's history must come from the server.
+    // The board lives in the agent-state layout (spec section 2), behind its feature flag: turned on as in
+    // publish.spec.ts, with the SDK's cached payload (flag off, from the earlier pages) dropped.
+    await flagOn(page);
     await page.evaluate(() => {
-      for (const k of Object.keys(localStorage)) if (/publish/i.test(k)) localStorage.removeItem(k);
+      for (const k of Object.keys(localStorage)) if (/publish/i.test(k) || k === 'gbFeaturesCache') localStorage.removeItem(k);
     });
     await page.goto(`/operationBoard/${accountId}`);
     const history = page.getByTestId('board-history');
@@ -168,6 +171,9 @@ test('first hour: SMS sign-up, welcome points, write, picture, bind 沙箱, publ
   });
 
   await test.step('an article without pictures: the dialog says why up front and a generated cover makes it publishable', async () => {
+    // Back to the default layout (flag off) where the home input writes articles.
+    await page.unroute('**/api/features');
+    await page.evaluate(() => localStorage.removeItem('gbFeaturesCache'));
     await writeArticle(page, '分享三个提高阅读效率的小方法', '高效阅读三步法');
     await expect(page.getByTestId('editor-body').locator('img')).toHaveCount(0);
     await page.getByTestId('editor-publish').click();

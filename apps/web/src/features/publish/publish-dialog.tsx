@@ -280,23 +280,25 @@ export function PublishDialog(props: PublishDialogProps) {
             )}
             <Form.Item label="发布账号">{accountPicker}</Form.Item>
             <Form.Item label={`图片（${images.length}）`}>
-              <Upload
-                listType="picture-card"
-                accept="image/png,image/jpeg,image/gif"
-                multiple
-                fileList={fileList}
-                beforeUpload={(file) => {
-                  void addImage(file);
-                  return Upload.LIST_IGNORE;
-                }}
-                onRemove={(f) => setImages((list) => list.filter((i) => i.uid !== f.uid))}
-                data-testid="publish-images"
-              >
-                <button type="button" className="upload-tile" aria-label="上传图片">
-                  <PlusOutlined />
-                  <span>上传</span>
-                </button>
-              </Upload>
+              {/* antd's Upload does not pass data-* attributes on: the wrapper carries the test id. */}
+              <div data-testid="publish-images">
+                <Upload
+                  listType="picture-card"
+                  accept="image/png,image/jpeg,image/gif"
+                  multiple
+                  fileList={fileList}
+                  beforeUpload={(file) => {
+                    void addImage(file);
+                    return Upload.LIST_IGNORE;
+                  }}
+                  onRemove={(f) => setImages((list) => list.filter((i) => i.uid !== f.uid))}
+                >
+                  <button type="button" className="upload-tile" aria-label="上传图片">
+                    <PlusOutlined />
+                    <span>上传</span>
+                  </button>
+                </Upload>
+              </div>
             </Form.Item>
             {rule ? (
               <Alert
