@@ -38,6 +38,7 @@ import { registerPublishing } from './modules/publish/publish.module.js';
 import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
 import { registerGraphic } from './modules/graphic/graphic.module.js';
 import { installTopicJobs, registerTopic } from './modules/topic/topic.module.js';
+import { registerKnowledge } from './modules/knowledge/knowledge.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -150,6 +151,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       await registerWriting(api, c.writing, sessions, config);
       await registerGraphic(api, c.graphic);
       await registerTopic(api, c.topic);
+      await registerKnowledge(api, c.knowledge, config);
     },
     { prefix: '/api' },
   );

@@ -109,6 +109,8 @@ const schema = z.object({
   SEARXNG_URL: z.preprocess(emptyToUndefined, optionalUrl),
   /** Hot lists for 选题: weibo, zhihu, baidu, toutiao, bilibili[=base], feed=<url> (repeatable), snapshot (bundled, dated; the default). */
   TRENDS_SOURCES: z.string().default('snapshot'),
+  /** 知识库 quotas "docs,MB,vipDocs,vipMB" (empty: 200 docs / 500 MB, VIP 2000 / 5120 MB). */
+  KNOWLEDGE_QUOTA: z.string().regex(/^$|^\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*$/, 'KNOWLEDGE_QUOTA must be "docs,MB,vipDocs,vipMB"').default(''),
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.preprocess(emptyToUndefined, optionalUrl),
   S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),

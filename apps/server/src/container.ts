@@ -34,6 +34,7 @@ import { createWriting } from './modules/writing/writing.module.js';
 import { createSafeFetch } from './integrations/fetch/index.js';
 import { createGraphic } from './modules/graphic/graphic.module.js';
 import { createTopic } from './modules/topic/topic.module.js';
+import { createKnowledge } from './modules/knowledge/knowledge.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -105,6 +106,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const graphic = createGraphic({ storage: writing.storage, files: writing.repo, log });
   const feedback = new FeedbackService(db, writing.storage, personalNotices, clock);
   const topic = createTopic(config, { db, clock, log, jobs, points, llms: writing.llms, fetcher });
+  const knowledge = createKnowledge(config, { db, clock, log, jobs, storage: writing.storage, fetcher });
+  writing.tasks.useKnowledge(knowledge.service);
 
   const sandboxes = [sms.sandbox && 'sms (outbox)', wechat.sandbox && 'wechat login (sandbox scan page)', payments.sandbox && 'payment (sandbox pay page)', publishing.sandbox && 'publishing (sandbox creator platform)'].filter(Boolean) as string[];
   sandboxes.push(...writing.sandboxes, ...topic.sandboxes);
@@ -127,6 +130,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     writing,
     graphic,
     topic,
+    knowledge,
     services: { users, sessions, codes, auth, notices, personalNotices, feedback, flags, recall, points, catalogue, vip, orders, redeemCodes, activity },
     /** Runs queued jobs and schedules only where the worker or publisher role runs; a web-only process just enqueues. */
     async startJobs() {

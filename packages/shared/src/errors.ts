@@ -73,6 +73,8 @@ export const ErrorCode = {
   AI_RATE_LIMITED: 1613,
   AI_UPSTREAM_FAILED: 1614,
   TASK_INTERRUPTED: 1615,
+  /** 知识库 per-user document count or bytes used up. */
+  KNOWLEDGE_QUOTA_EXCEEDED: 1620,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -131,4 +133,5 @@ export const errorMessages: Record<number, string> = {
   [ErrorCode.AI_RATE_LIMITED]: 'AI服务繁忙，请稍后再试',
   [ErrorCode.AI_UPSTREAM_FAILED]: 'AI服务暂时不可用，请稍后再试',
   [ErrorCode.TASK_INTERRUPTED]: '写作任务多次中断，已退还积分',
+  [ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED]: '知识库空间已满，请删除部分文档后再试',
 };

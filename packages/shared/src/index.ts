@@ -16,3 +16,4 @@ export * from './markdown.js';
 export * from './points.js';
 export * from './api/graphic.js';
 export * from './api/topic.js';
+export * from './api/knowledge.js';

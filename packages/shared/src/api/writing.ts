@@ -89,6 +89,17 @@ export const taskCreateBody = z.object({
   quoteFileIds: z.array(z.number().int().positive()).max(limits.quoteFilesMax, `最多引用${limits.quoteFilesMax}个文件`).default([]),
   onlineSearch: z.boolean().default(false),
   modelConfigType: z.string().max(64).nullish(),
+  /** 知识库 quoted: documents, folders, or the whole library; the pipeline retrieves passages and cites them as [n]. */
+  knowledge: z
+    .object(
+      {
+        docIds: z.array(z.number({ error: '知识库文档 knowledge.docIds 必须是数字' }).int().positive(), { error: 'knowledge.docIds 必须是列表' }).max(20, '最多引用20个知识库文档').default([]),
+        folderIds: z.array(z.number({ error: '知识库文件夹 knowledge.folderIds 必须是数字' }).int().positive(), { error: 'knowledge.folderIds 必须是列表' }).max(20, '最多引用20个知识库文件夹').default([]),
+        all: z.boolean({ error: 'knowledge.all 必须是布尔值' }).default(false),
+      },
+      { error: 'knowledge 必须是对象' },
+    )
+    .nullish(),
 });
 export type TaskCreateBody = z.infer<typeof taskCreateBody>;
 export const taskIdSchema = z.object({ taskId: z.string() });

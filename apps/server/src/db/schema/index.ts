@@ -7,3 +7,4 @@ export * from './publish.js';
 export * from './writing.js';
 export * from './feedback.js';
 export * from './topic.js';
+export * from './knowledge.js';

@@ -361,6 +361,30 @@ export class KnowledgeService {
     return rows.length;
   }
 
+  // ---- writing from knowledge (KnowledgePort of modules/writing) ----
+  async checkRefs(userId: number, refs: { docIds: number[]; folderIds: number[]; all: boolean }): Promise<void> {
+    const docIds = [...new Set(refs.docIds)];
+    const folderIds = [...new Set(refs.folderIds)];
+    const owned = await this.repo.ownedCount(userId, docIds, folderIds);
+    if (owned.docs !== docIds.length) throw appError(ErrorCode.NOT_FOUND, '引用的知识库文档不存在或已删除');
+    if (owned.folders !== folderIds.length) throw appError(ErrorCode.NOT_FOUND, '引用的知识库文件夹不存在或已删除');
+  }
+
+  /**
+   * Passages for one section of a writing task, as citable sources: the title names the document and page, the
+   * link opens the viewer at that page with the passage marked.
+   */
+  async passages(userId: number, refs: { docIds: number[]; folderIds: number[]; all: boolean }, query: string, limit: number) {
+    const f: DocFilter = refs.all ? {} : { quoted: { docIds: refs.docIds, folderIds: refs.folderIds } };
+    const { hits } = await this.search(userId, query, f, limit);
+    return hits.map((h) => ({
+      title: `${h.docName}${h.page ? ` 第${h.page}页` : ''}`,
+      url: `/pdfDetail?${new URLSearchParams({ fileId: String(h.docId), ...(h.page ? { page: String(h.page) } : {}), q: h.text.slice(0, 120) }).toString()}`,
+      snippet: h.text,
+      siteName: '知识库',
+    }));
+  }
+
   // ---- search ----
   /** Full-text: every word first; when nothing has them all, any word, ranked. Passages come with match ranges. */
   async search(userId: number, q: string, f: DocFilter, limit: number): Promise<KnowledgeSearchResult> {

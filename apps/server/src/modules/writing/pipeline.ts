@@ -31,6 +31,8 @@ export interface ArticleJob {
   persona: PersonaInfo | null;
   quotes: Array<{ name: string; text: string }>;
   onlineSearch: boolean;
+  /** Passages from the user's knowledge library for a query (知识库 quoted); numbered here with the other sources. */
+  retrieve?: (query: string, limit: number) => Promise<Array<Omit<SearchSource, 'n'>>>;
 }
 
 export interface AbilityJob {
@@ -140,6 +142,24 @@ async function search(sink: Sink, provider: SearchProvider, queries: string[]): 
   return sources;
 }
 
+/** Knowledge passages per query, numbered after the sources already listed (a passage keeps its first number). */
+async function retrieveInto(sink: Sink, job: ArticleJob, sources: SearchSource[], query: string, limit = 3): Promise<SearchSource[]> {
+  if (!job.retrieve || !query.trim()) return [];
+  const found = await job.retrieve(query.slice(0, 100), limit).catch(() => []);
+  const picked: SearchSource[] = [];
+  for (const f of found) {
+    const known = sources.find((s) => s.url === f.url);
+    if (known) picked.push(known);
+    else if (sources.length < MAX_SOURCES + 12) {
+      const s = { ...f, n: sources.length + 1 };
+      sources.push(s);
+      picked.push(s);
+    }
+  }
+  if (picked.length) sink.sources([...sources]);
+  return picked;
+}
+
 const sourceList = (sources: SearchSource[]) => (sources.length ? `\n\n## 参考资料\n\n${sources.map((s) => `[${s.n}] ${s.title} ${s.url}`).join('\n')}\n` : '');
 
 /** Writes an article into the sink; returns the usage summed over every model call. */
@@ -152,6 +172,10 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
     // The offline writer arranges the user's material; it cannot plan, review or revise.
     sink.progress('plan', '离线写作助手（非AI）正在整理你的输入', 5);
     const sources = job.onlineSearch ? await search(sink, searchProvider, [job.content.slice(0, 60)]) : [];
+    if (job.retrieve) {
+      sink.progress('search', '正在检索知识库', 20);
+      await retrieveInto(sink, job, sources, job.content, 5);
+    }
     sink.progress('write', '正在生成结构化草稿', 30);
     const persona = job.persona ? { ...job.persona } : null;
     await streamInto(sink, llm, [{ role: 'user', content: job.content }], usage, { purpose: 'article', content: job.content, persona, quotes: job.quotes, sources });
@@ -165,8 +189,12 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
       imitate: '模仿以下示例文本的结构、语气和节奏，写一篇主题相近的新文章（不要照抄原句），第一行是“# 标题”。',
       rewrite: '改写以下内容：保留核心信息，换一种结构和表达，使其更适合发布，第一行是“# 标题”。',
     }[job.writeType];
+    const kn: SearchSource[] = [];
+    if (job.retrieve) await retrieveInto(sink, job, kn, job.content, 5);
     sink.progress('write', '正在写作', 10);
-    await streamInto(sink, llm, [{ role: 'system', content: sys }, { role: 'user', content: [task, job.content, material].filter(Boolean).join('\n\n') }], usage);
+    const cite = kn.length ? `用到知识库资料时在句末用[编号]标注。\n${sourcesText(kn).replace('联网搜索到的资料', '知识库资料')}` : '';
+    await streamInto(sink, llm, [{ role: 'system', content: sys }, { role: 'user', content: [task, job.content, material, cite].filter(Boolean).join('\n\n') }], usage);
+    if (kn.length) sink.delta(sourceList(kn));
     sink.progress('finish', '写作完成', 100);
     return usage.total;
   }
@@ -197,6 +225,8 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
   for (const [i, section] of outline.entries()) {
     sink.progress('write', `正在写第${i + 1}/${outline.length}节：${section.heading}`, 20 + Math.round((60 * i) / outline.length));
     sink.delta(`## ${section.heading}\n\n`);
+    // Each section asks the library for its own passages (heading and points), numbered with the others.
+    const passages = await retrieveInto(sink, job, sources, `${section.heading} ${(section.points ?? []).join(' ')}`.trim());
     await streamInto(sink, llm, [
       { role: 'system', content: sys },
       {
@@ -205,11 +235,11 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
           `文章标题：${title}`,
           `完整大纲：${outline.map((s, k) => `${k + 1}. ${s.heading}`).join('；')}`,
           `现在只写第${i + 1}节「${section.heading}」的正文（不要重复小标题），要点：${(section.points ?? []).join('；') || '自行把握'}。${i === 0 ? '开头要有吸引读者的钩子。' : ''}`,
-          sources.length ? '用到搜索资料时在句末用[编号]标注。' : '',
+          sources.length ? '用到搜索资料或知识库资料时在句末用[编号]标注。' : '',
           `已写内容（末尾）：\n${sink.text.slice(-1500)}`,
           `写作需求：${job.content}`,
           material,
-          sourcesText(sources),
+          sourcesText(sources.filter((s) => !s.url.startsWith('/pdfDetail') || passages.includes(s))).replace('联网搜索到的资料', '可引用的资料'),
         ].filter(Boolean).join('\n\n'),
       },
     ], usage);

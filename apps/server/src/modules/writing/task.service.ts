@@ -43,6 +43,20 @@ const isShutdown = (signal: AbortSignal) => signal.aborted && signal.reason inst
 /** Runs (first + restarts) before an interrupted task is failed and refunded. */
 const MAX_RUNS = 3;
 
+/** 知识库 quoted by a task: documents, folders, or the whole library. */
+export interface KnowledgeRefs {
+  docIds: number[];
+  folderIds: number[];
+  all: boolean;
+}
+
+/** What writing needs of the knowledge library (modules/knowledge implements it; wired in container.ts). */
+export interface KnowledgePort {
+  /** Throws NOT_FOUND when a quoted document or folder is not the user's. */
+  checkRefs(userId: number, refs: KnowledgeRefs): Promise<void>;
+  passages(userId: number, refs: KnowledgeRefs, query: string, limit: number): Promise<Array<{ title: string; url: string; snippet: string; siteName: string | null }>>;
+}
+
 const articleFeature = (writeType: string) => (writeType === 'deep' ? 'article_deep' : 'article_quick');
 
 /** Who wrote a task's text, from its model id (the offline writer's id is fixed): shown beside the text, never in it. */
@@ -70,6 +84,12 @@ export class WritingTaskService {
   /** Runs in this process, so shutdown can stop them and the sweep leaves them alone. */
   private readonly active = new Map<string, { sink: TaskSink; done: Promise<void> }>();
   private stopping = false;
+
+  /** Set once the knowledge library exists (it is built after writing, whose storage it shares). */
+  private knowledge: KnowledgePort | null = null;
+  useKnowledge(k: KnowledgePort): void {
+    this.knowledge = k;
+  }
 
   constructor(
     private readonly repo: WritingRepo,
@@ -111,9 +131,14 @@ export class WritingTaskService {
     const ids = [...new Set(body.quoteFileIds)];
     const files = await this.repo.files(userId, 'quote', ids);
     if (files.length !== ids.length) throw appError(ErrorCode.NOT_FOUND, '引用文件不存在或已删除');
+    const knowledge = body.knowledge && (body.knowledge.all || body.knowledge.docIds.length || body.knowledge.folderIds.length) ? body.knowledge : null;
+    if (knowledge) {
+      if (!this.knowledge) throw appError(ErrorCode.NOT_CONFIGURED, '知识库不可用');
+      await this.knowledge.checkRefs(userId, knowledge);
+    }
     await this.sensitive(body.content);
     const feature = model.pointsFeature ?? articleFeature(body.writeType);
-    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch }, model.id, feature, model.isAi);
+    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch, knowledge }, model.id, feature, model.isAi);
   }
 
   async createAbility(userId: number, body: AbilityCreateBody): Promise<{ taskId: string }> {
@@ -180,8 +205,11 @@ export class WritingTaskService {
       if (task.kind === 'article') {
         const ids = (input.quoteFileIds as number[] | undefined) ?? [];
         const quotes = (await this.repo.files(task.userId, 'quote', ids)).map((f) => ({ name: f.name, text: f.text ?? '' }));
+        const refs = input.knowledge as KnowledgeRefs | null | undefined;
+        const kb = this.knowledge;
+        const retrieve = refs && kb ? (query: string, limit: number) => kb.passages(task.userId, refs, query, limit) : undefined;
         usage = await writeArticle(sink, model.client, {
-          writeType: task.mode as 'deep', content: String(input.content ?? ''), persona, quotes, onlineSearch: Boolean(input.onlineSearch),
+          writeType: task.mode as 'deep', content: String(input.content ?? ''), persona, quotes, onlineSearch: Boolean(input.onlineSearch), retrieve,
         }, this.search);
       } else {
         usage = await runAbility(sink, model.client, {

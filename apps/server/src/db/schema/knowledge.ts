@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './user.js';
+
+/** 知识库 folders: one level, named uniquely per user. */
+export const knowledgeFolders = pgTable(
+  'knowledge_folders',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('knowledge_folders_user_name_idx').on(t.userId, t.name)],
+);
+
+export type KnowledgeDocStatus = 'queued' | 'parsing' | 'ready' | 'failed';
+
+/** A document of the library: the stored original plus its parse job's state (status, progress, error). */
+export const knowledgeDocs = pgTable(
+  'knowledge_docs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** null = 未分类; a deleted folder's documents fall back here. */
+    folderId: bigint('folder_id', { mode: 'number' }).references(() => knowledgeFolders.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    /** pdf | docx | md | txt | html (a web page imported by URL is html with sourceUrl). */
+    ext: text('ext').notNull(),
+    sourceUrl: text('source_url'),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    status: text('status').$type<KnowledgeDocStatus>().notNull().default('queued'),
+    /** 0-100 while parsing (pdf: pages done / pages). */
+    progress: integer('progress').notNull().default(0),
+    pages: integer('pages'),
+    chars: integer('chars').notNull().default(0),
+    chunkCount: integer('chunk_count').notNull().default(0),
+    errorMsg: text('error_msg'),
+    /** Parse attempts started; a document that keeps killing its worker is failed instead of retried forever. */
+    runs: integer('runs').notNull().default(0),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    parsedAt: timestamp('parsed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('knowledge_docs_user_idx').on(t.userId, t.createdAt),
+    index('knowledge_docs_open_idx').on(t.status).where(sql`${t.status} in ('queued', 'parsing')`),
+  ],
+);
+
+/**
+ * Passages of a parsed document. `tokens` is the jieba segmentation joined by spaces: PostgreSQL's 'simple'
+ * configuration then indexes Chinese words as it does Latin ones, on PGlite and PostgreSQL alike (no zhparser).
+ */
+export const knowledgeChunks = pgTable(
+  'knowledge_chunks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    docId: bigint('doc_id', { mode: 'number' }).notNull().references(() => knowledgeDocs.id, { onDelete: 'cascade' }),
+    /** Denormalised owner: every search is filtered by it before ranking. */
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    seq: integer('seq').notNull(),
+    /** 1-based page of a PDF; null for other types. */
+    page: integer('page'),
+    /** Character offsets of `text` in the document's extracted text (pages joined by one line break). */
+    charStart: integer('char_start').notNull(),
+    charEnd: integer('char_end').notNull(),
+    heading: text('heading'),
+    text: text('text').notNull(),
+    tokens: text('tokens').notNull(),
+  },
+  (t) => [
+    index('knowledge_chunks_doc_idx').on(t.docId, t.seq),
+    index('knowledge_chunks_user_idx').on(t.userId),
+    index('knowledge_chunks_tokens_idx').using('gin', sql`to_tsvector('simple', ${t.tokens})`),
+  ],
+);

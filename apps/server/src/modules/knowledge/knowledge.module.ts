@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { SafeFetcher } from '../../integrations/fetch/types.js';
+import type { Storage } from '../../integrations/storage/types.js';
+import type { JobQueue } from '../../jobs/types.js';
+import { KnowledgeRepo } from './knowledge.repo.js';
+import { knowledgeRoutes } from './knowledge.routes.js';
+import { KnowledgeService, PARSE_JOB, parseQuotas } from './knowledge.service.js';
+
+export interface KnowledgeModuleDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  jobs: JobQueue;
+  /** The storage uploads use (private keys; never served as public files). */
+  storage: Storage;
+  fetcher: SafeFetcher;
+}
+
+/** 知识库: folders, documents and their parse jobs, full-text search over passages. */
+export function createKnowledge(config: Config, d: KnowledgeModuleDeps) {
+  const repo = new KnowledgeRepo(d.db);
+  const service = new KnowledgeService(repo, d.storage, d.fetcher, d.jobs, d.clock, d.log, parseQuotas(config.KNOWLEDGE_QUOTA));
+  // Parsing is CPU-bound on this thread (pdf.js, jieba): one document at a time per worker process.
+  if (config.roles.has('worker')) d.jobs.register<{ docId: number }>(PARSE_JOB, async ({ docId }) => service.parse(docId), { concurrency: 1 });
+  return { repo, service };
+}
+
+export type KnowledgeModule = ReturnType<typeof createKnowledge>;
+
+/** Routes under /api; in the worker role, documents left unparsed by a stopped process are queued again. */
+export async function registerKnowledge(api: FastifyInstance, m: KnowledgeModule, config: Config) {
+  await api.register(knowledgeRoutes({ knowledge: m.service }));
+  if (config.roles.has('worker')) {
+    api.addHook('onReady', async () => {
+      await m.service.recover().catch((err: unknown) => api.log.error({ err }, 'knowledge parse recovery failed'));
+    });
+  }
+}

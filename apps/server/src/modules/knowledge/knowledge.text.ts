@@ -1,0 +1,205 @@
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import mammoth from 'mammoth';
+import { getDocumentProxy } from 'unpdf';
+
+/**
+ * Text of library documents, cut into passages, and the words the full-text index stores. Pure functions: the
+ * service decides what is stored and how progress is reported.
+ */
+
+/** One page of extracted text (page = null for documents without pages). */
+export interface PageText {
+  page: number | null;
+  text: string;
+}
+
+export interface Chunk {
+  seq: number;
+  page: number | null;
+  charStart: number;
+  charEnd: number;
+  heading: string | null;
+  text: string;
+}
+
+/** Passage size in characters: a chunk closes at a paragraph end once it has MIN, and never grows past MAX. */
+export const CHUNK_MIN = 300;
+export const CHUNK_MAX = 600;
+/** Trailing sentences (up to this many characters) repeated at the start of the next chunk. */
+export const CHUNK_OVERLAP = 100;
+
+/** PDF bounds: pages read, and time spent (checked between pages; pdf.js parses on this thread). */
+export const PDF_MAX_PAGES = 1000;
+
+let jieba: Jieba | null = null;
+const seg = () => (jieba ??= Jieba.withDict(dict));
+
+const WORDY = /[\p{L}\p{N}]/u;
+
+/** Words stored for a passage: jieba's search cut (long words and their parts), lower-case, punctuation dropped. */
+export function indexTokens(text: string): string {
+  return seg()
+    .cutForSearch(text, false)
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => WORDY.test(w))
+    .join(' ');
+}
+
+/** Words of a query: jieba's ordinary cut, so each word is one the passage's search cut also produced. */
+export function queryTokens(q: string): string[] {
+  return [...new Set(seg().cut(q, false).map((w) => w.trim().toLowerCase()).filter((w) => WORDY.test(w)))].slice(0, 32);
+}
+
+/** [start, end) ranges of `tokens` in `text`, merged; matching ignores case. */
+export function highlightRanges(text: string, tokens: string[]): Array<[number, number]> {
+  const lower = text.toLowerCase();
+  const ranges: Array<[number, number]> = [];
+  for (const t of tokens) {
+    if (!t) continue;
+    for (let i = lower.indexOf(t); i !== -1 && ranges.length < 500; i = lower.indexOf(t, i + t.length)) ranges.push([i, i + t.length]);
+  }
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
+}
+
+const HEADING = /^(#{1,6}\s+\S|第[一二三四五六七八九十百千\d]+[章节篇部回]|[一二三四五六七八九十]+、\S)/;
+/** A sentence ends after Chinese or Western terminal punctuation, with closing quotes and brackets kept. */
+const SENTENCE = /[^。！？!?；;…\n]*(?:[。！？!?；;…]+[”’"」』）)]*|$)/g;
+
+/**
+ * Cuts pages into passages of CHUNK_MIN..CHUNK_MAX characters on sentence boundaries. Headings (markdown `#`,
+ * 第X章, 一、) start a new passage and label the following ones; a passage never spans two pages, so its page
+ * number is exact. Offsets are into the pages joined by one line break.
+ */
+export function chunkPages(pages: PageText[], startSeq = 0, baseOffset = 0, heading: { current: string | null } = { current: null }): { chunks: Chunk[]; nextOffset: number } {
+  const chunks: Chunk[] = [];
+  let seq = startSeq;
+  let offset = baseOffset;
+  for (const { page, text } of pages) {
+    let cur: Array<[number, number]> = [];
+    const flush = (carry: boolean) => {
+      if (!cur.length) return;
+      const start = cur[0]![0];
+      const end = cur[cur.length - 1]![1];
+      const body = text.slice(start - offset, end - offset);
+      if (body.trim()) chunks.push({ seq: seq++, page, charStart: start, charEnd: end, heading: heading.current, text: body });
+      let kept: Array<[number, number]> = [];
+      if (carry) {
+        let len = 0;
+        for (let i = cur.length - 1; i > 0; i--) {
+          len += cur[i]![1] - cur[i]![0];
+          if (len > CHUNK_OVERLAP) break;
+          kept = [cur[i]!, ...kept];
+        }
+      }
+      cur = kept;
+    };
+    let lineStart = 0;
+    for (const line of text.split('\n')) {
+      const lineOffset = offset + lineStart;
+      lineStart += line.length + 1;
+      const trimmed = line.trim();
+      if (!trimmed) continue;
+      if (trimmed.length <= 60 && HEADING.test(trimmed)) {
+        flush(false);
+        heading.current = trimmed.replace(/^#{1,6}\s+/, '').slice(0, 100);
+        const lead = line.indexOf(trimmed);
+        cur.push([lineOffset + lead, lineOffset + lead + trimmed.length]);
+        continue;
+      }
+      for (const m of line.matchAll(SENTENCE)) {
+        if (!m[0].trim()) continue;
+        let s = lineOffset + m.index;
+        const e = s + m[0].length;
+        // An over-long sentence (a table row, a run-on line) is cut into pieces of CHUNK_MAX.
+        while (s < e) {
+          const pe = Math.min(e, s + CHUNK_MAX);
+          const curLen = cur.length ? cur[cur.length - 1]![1] - cur[0]![0] : 0;
+          if (curLen > 0 && curLen + (pe - s) > CHUNK_MAX) flush(true);
+          cur.push([s, pe]);
+          s = pe;
+        }
+      }
+      const len = cur.length ? cur[cur.length - 1]![1] - cur[0]![0] : 0;
+      if (len >= CHUNK_MIN) flush(true);
+    }
+    flush(false);
+    offset += text.length + 1;
+  }
+  return { chunks, nextOffset: offset };
+}
+
+/** Normalises extracted text: line breaks, runs of blank lines and spaces. */
+export function tidy(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * Text of a PDF page by page (pdf.js with eval off, no font faces, no XFA, no image decoding). Pages are handed to
+ * `onPage` one at a time and released, so a 500-page PDF never has more than one page's text in memory.
+ */
+export async function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: number) => Promise<void>): Promise<number> {
+  const pdf = await getDocumentProxy(buf, { isEvalSupported: false, disableFontFace: true, enableXfa: false, maxImageSize: 0, verbosity: 0 });
+  try {
+    if (pdf.numPages > PDF_MAX_PAGES) throw new TextRefusedError(`PDF 超过${PDF_MAX_PAGES}页，请拆分后上传`);
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+      page.cleanup();
+      await onPage({ page: n, text: tidy(text) }, pdf.numPages);
+    }
+    return pdf.numPages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** A document the parser refuses; the message is Chinese and fit to show. */
+export class TextRefusedError extends Error {}
+
+const BLOCKS = 'h1,h2,h3,h4,h5,h6,p,li,pre,blockquote,td,th,dt,dd';
+
+/** Block text of an HTML fragment, headings as markdown `#` lines so the chunker sees them. */
+function htmlBlocks(html: string): string {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const out: string[] = [];
+  for (const el of document.querySelectorAll(BLOCKS)) {
+    // A <p> inside an <li> is read once, with its block.
+    if (el.parentElement?.closest(BLOCKS)) continue;
+    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    const h = /^H([1-6])$/.exec(el.tagName);
+    out.push(h ? `${'#'.repeat(Number(h[1]))} ${text}` : text);
+  }
+  return out.length ? out.join('\n') : (document.body?.textContent ?? '');
+}
+
+/** Main text of a web page (Readability on linkedom; scripts are never run), with its title. */
+export function htmlMainText(html: string): { title: string | null; text: string } {
+  const { document } = parseHTML(html);
+  const title = (document.querySelector('title')?.textContent ?? '').trim() || null;
+  let article: { title?: string | null; content?: string | null; textContent?: string | null } | null = null;
+  try {
+    article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
+  } catch {
+    article = null;
+  }
+  const text = article?.content ? htmlBlocks(article.content) : htmlBlocks(parseHTML(html).document.body?.innerHTML ?? '');
+  return { title: (article?.title ?? '').trim() || title, text: tidy(text) };
+}
+
+/** docx through mammoth's HTML (headings kept as h1..h6), then the same block walk. */
+export async function docxText(buf: Buffer): Promise<string> {
+  const { value } = await mammoth.convertToHtml({ buffer: buf });
+  return tidy(htmlBlocks(value));
+}
