@@ -9,7 +9,7 @@ export const topicApi = {
   saveTracks: (body: TrackSaveBody) => post<TrackInfo>('/topic/v3/track/save', body),
   // The spec gives track/search a 30 s timeout.
   search: (keyword: string) => get<TrackSearchResult>('/topic/v3/track/search', { keyword }, { timeout: 30_000 }),
-  hot: (q: { pageNum: number; pageSize: number; track?: string; keyword?: string }) => get<TopicHotPage>('/topic/v3/hot', q),
+  hot: (q: { pageNum: number; pageSize: number; track?: string; keyword?: string; source?: string }) => get<TopicHotPage>('/topic/v3/hot', q),
   detail: (topicId: number) => get<TopicItem>('/topic/v3/detail', { topicId }),
   collect: (topicId: number) => post<{ topicId: number; collected: boolean }>('/topic/v3/collect', { topicId }),
   uncollect: (topicId: number) => post<{ topicId: number; collected: boolean }>('/topic/v3/collect/cancel', { topicId }),

@@ -89,6 +89,8 @@ export const topicSourceStateSchema = z.object({
 export const topicHotQuery = pageQuery.extend({
   track: z.string().trim().max(trackNameMaxLength, `赛道 track 最多${trackNameMaxLength}个字`).optional(),
   keyword: z.string().trim().max(topicKeywordMaxLength, `关键词 keyword 最多${topicKeywordMaxLength}个字`).optional(),
+  /** Only items one source listed (weibo, zhihu, feed:<url>...). */
+  source: z.string().trim().max(300, '来源 source 过长').optional(),
 });
 export const topicHotPageSchema = pageOf(topicItemSchema).extend({
   /** The configured sources and when each last answered. */

@@ -18,6 +18,8 @@ export interface ItemFilter {
   words?: string[];
   /** Leave out the bundled snapshot (a live source has data). */
   liveOnly?: boolean;
+  /** Only items this source listed. */
+  source?: string;
 }
 
 /** Every query of the topic area. */
@@ -110,6 +112,7 @@ export class TopicRepo {
   private where(f: ItemFilter): SQL | undefined {
     const conds: Array<SQL | undefined> = [gte(topicItems.lastSeenAt, f.since)];
     if (f.liveOnly) conds.push(eq(topicItems.snapshot, false));
+    if (f.source) conds.push(sql`${topicItems.sources} @> ${JSON.stringify([{ source: f.source }])}::jsonb`);
     if (f.systemTrack) conds.push(sql`${topicItems.tracks} @> ${JSON.stringify([f.systemTrack])}::jsonb`);
     if (f.words?.length) conds.push(or(...f.words.flatMap((w) => [ilike(topicItems.title, likeEscape(w)), ilike(topicItems.summary, likeEscape(w))])));
     return and(...conds);

@@ -28,6 +28,8 @@ export const HOT_WINDOW_MS = 48 * 60 * 60_000;
 /** Rank score halves every this many hours of age. */
 const HALF_LIFE_H = 12;
 export const ANGLES_FEATURE = 'topic_angles';
+/** How long a read with nothing to show waits for the first refresh. */
+const FIRST_FILL_WAIT_MS = 8_000;
 /** Titles given to the model per refresh when keyword rules placed them nowhere. */
 const MODEL_CLASSIFY_MAX = 40;
 
@@ -103,13 +105,17 @@ export class TopicService {
 
   // Hot lists
 
-  async hot(userId: number, q: { pageNum: number; pageSize: number; track?: string | undefined; keyword?: string | undefined }): Promise<TopicHotPage> {
+  async hot(userId: number, q: { pageNum: number; pageSize: number; track?: string | undefined; keyword?: string | undefined; source?: string | undefined }): Promise<TopicHotPage> {
     const since = new Date(this.clock.now().getTime() - HOT_WINDOW_MS);
     // Nothing recent at all (first start, or the server was off): fetch now rather than show an empty page.
-    if (!(await this.repo.listItems({ since }, 1, 0)).total) await this.refreshOnce();
+    if (!(await this.repo.listItems({ since }, 1, 0)).total) {
+      // Waited for at most a few seconds: a slow site must not hang the page; the refresh goes on in the background.
+      const refresh = this.refreshOnce().catch((err: unknown) => this.log.error({ err }, 'topic refresh failed'));
+      await Promise.race([refresh, new Promise((r) => setTimeout(r, FIRST_FILL_WAIT_MS).unref())]);
+    }
     const sys = await this.repo.systemTracks();
     const liveOnly = await this.repo.hasLive(since);
-    const filter: Parameters<TopicRepo['listItems']>[0] = { since, liveOnly };
+    const filter: Parameters<TopicRepo['listItems']>[0] = { since, liveOnly, ...(q.source ? { source: q.source } : {}) };
     const words: string[] = [];
     if (q.track) {
       if (sys.some((t) => t.name === q.track)) filter.systemTrack = q.track;
@@ -203,19 +209,23 @@ export class TopicService {
     const summary: RefreshSummary = { fetched: [], skipped: [], failed: [], inserted: 0, updated: 0, deduped: 0 };
     const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
     const incoming: Incoming[] = [];
-    for (const src of this.sources) {
+    const due = this.sources.filter((src) => {
       const last = states.get(src.id)?.lastFetchedAt;
-      if (!force && last && now.getTime() - last.getTime() < src.minIntervalMs) {
-        summary.skipped.push(src.id);
-        continue;
-      }
-      try {
-        const res = await src.fetch(AbortSignal.timeout(20_000));
-        const name = res.name ?? src.name;
-        for (const item of res.items.slice(0, 50)) incoming.push({ item, live: src.live, ref: { source: src.id, sourceName: name, url: item.url, heat: item.heat, rank: item.rank } });
-        await this.repo.setSourceState({ source: src.id, lastFetchedAt: now, ok: true, error: null, itemCount: res.items.length });
+      const skip = !force && last && now.getTime() - last.getTime() < src.minIntervalMs;
+      if (skip) summary.skipped.push(src.id);
+      return !skip;
+    });
+    // Sources are independent sites: fetched side by side, so one slow list does not hold up the others.
+    const results = await Promise.allSettled(due.map((src) => src.fetch(AbortSignal.timeout(20_000))));
+    for (const [i, src] of due.entries()) {
+      const r = results[i]!;
+      if (r.status === 'fulfilled') {
+        const name = r.value.name ?? src.name;
+        for (const item of r.value.items.slice(0, 50)) incoming.push({ item, live: src.live, ref: { source: src.id, sourceName: name, url: item.url, heat: item.heat, rank: item.rank } });
+        await this.repo.setSourceState({ source: src.id, lastFetchedAt: now, ok: true, error: null, itemCount: r.value.items.length });
         summary.fetched.push(src.id);
-      } catch (err) {
+      } else {
+        const err: unknown = r.reason;
         const msg = err instanceof TrendSourceError ? err.message : '获取失败';
         if (!(err instanceof TrendSourceError)) this.log.error({ err, source: src.id }, 'trend source failed unexpectedly');
         else this.log.warn({ source: src.id, reason: err.message }, 'trend source failed');

@@ -154,6 +154,10 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     // A user track is matched by its words.
     const cold = await hot(a.tokenValue, { track: '寒潮' });
     expect(cold.data.records.map((r) => r.title).sort()).toEqual(['今冬首场寒潮来袭', '寒潮预警升级'].sort());
+    const zhihuOnly = await hot(a.tokenValue, { source: 'zhihu', pageSize: 100 });
+    expect(zhihuOnly.data.records.length).toBe(2);
+    expect(zhihuOnly.data.records.every((r) => r.sources.some((x) => x.source === 'zhihu'))).toBe(true);
+    expect((await hot(a.tokenValue, { source: 'zhihu', track: '美食' })).data.records.map((r) => r.title)).toEqual(['冬天在家吃火锅，底料怎么选？']);
     const kw = await hot(a.tokenValue, { keyword: '快递' });
     expect(kw.data.records.map((r) => r.title)).toEqual(['双11快递量创新高']);
     // LIKE wildcards typed by the user are literal.

@@ -173,11 +173,13 @@ function TopicDrawer({ id, onClose, onChanged }: { id: number | null; onClose: (
 
 function HotList({ track, keyword, onOpen }: { track: string; keyword: string; onOpen: (id: number) => void }) {
   const [pageNum, setPageNum] = useState(1);
+  const [source, setSource] = useState('');
   const qc = useQueryClient();
   const q = useQuery({
-    queryKey: ['topic-hot', track, keyword, pageNum],
-    queryFn: () => topicApi.hot({ pageNum, pageSize: PAGE_SIZE, ...(track !== ALL ? { track } : {}), ...(keyword ? { keyword } : {}) }),
+    queryKey: ['topic-hot', track, keyword, source, pageNum],
+    queryFn: () => topicApi.hot({ pageNum, pageSize: PAGE_SIZE, ...(track !== ALL ? { track } : {}), ...(keyword ? { keyword } : {}), ...(source ? { source } : {}) }),
     retry: false,
+    placeholderData: (prev) => prev,
   });
   const changed = () => void qc.invalidateQueries({ queryKey: ['topic-hot'] });
   if (q.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
@@ -197,6 +199,19 @@ function HotList({ track, keyword, onOpen }: { track: string; keyword: string; o
           data-testid="topic-snapshot"
           title={`当前为内置快照（${page.snapshotDate}），不是实时热点`}
           description="管理员配置 TRENDS_SOURCES 后，将接入微博热搜、知乎热榜、百度热搜、头条热榜、B站热门和 RSS 订阅源。"
+        />
+      )}
+      {page.sources.length > 1 && (
+        <Select
+          value={source}
+          onChange={(v) => {
+            setSource(v);
+            setPageNum(1);
+          }}
+          options={[{ value: '', label: '全部来源' }, ...page.sources.map((x) => ({ value: x.source, label: x.sourceName }))]}
+          className="topic-source-filter"
+          aria-label="来源"
+          data-testid="topic-source-filter"
         />
       )}
       {failed.length > 0 && <Alert type="warning" showIcon className="topic-gap" title={`部分来源暂时无法获取：${failed.map((s) => s.sourceName).join('、')}`} />}
