@@ -34,6 +34,7 @@ import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
 import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
 import { vipRoutes } from './modules/vip/vip.routes.js';
 import { payRoutes } from './modules/vip/pay.routes.js';
+import { ORDER_EXPIRY_JOB } from './modules/vip/order.service.js';
 import { registerPublishing } from './modules/publish/publish.module.js';
 import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
 import { registerGraphic } from './modules/graphic/graphic.module.js';
@@ -168,19 +169,10 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   if (config.roles.has('worker')) installTopicJobs(app, c.jobs);
 
   // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
-  if (config.roles.has('worker')) installNoticeJobs(app, c.services.personalNotices);
+  if (config.roles.has('worker')) installNoticeJobs(app, c.jobs, c.services.personalNotices);
 
-  // Order expiry belongs to the worker role; a timer is enough because expiry is also applied lazily on reads.
-  if (config.roles.has('worker')) {
-    let sweep: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      sweep = setInterval(() => {
-        c.services.orders.sweepExpired().catch((err: unknown) => app.log.error({ err }, 'order expiry sweep failed'));
-      }, 60_000);
-      sweep.unref();
-    });
-    app.addHook('onClose', async () => clearInterval(sweep));
-  }
+  // Order expiry belongs to the worker role; a minute is enough because expiry is also applied lazily on reads.
+  if (config.roles.has('worker')) c.jobs.schedule(ORDER_EXPIRY_JOB, 60_000, () => c.services.orders.sweepExpired());
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? defaultWebDist);
   const hasWeb = web && existsSync(path.join(webDist, 'index.html'));

@@ -8,6 +8,7 @@ export class BullJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly registrations = new Map<string, { handler: JobHandler<unknown>; concurrency: number }>();
   private readonly workers: Worker[] = [];
+  private readonly schedules = new Map<string, number>();
   private readonly connection: ConnectionOptions;
 
   constructor(
@@ -31,6 +32,13 @@ export class BullJobQueue implements JobQueue {
     this.registrations.set(name, { handler: handler as JobHandler<unknown>, concurrency: opts.concurrency ?? 2 });
   }
 
+  schedule(name: string, everyMs: number, handler: () => Promise<unknown>): void {
+    this.register(name, async () => {
+      await handler();
+    }, { concurrency: 1 });
+    this.schedules.set(name, everyMs);
+  }
+
   async enqueue<P>(name: string, payload: P, opts: JobOptions = {}): Promise<void> {
     const attempts = Math.max(1, opts.attempts ?? 1);
     await this.queue(name).add(name, payload, {
@@ -44,6 +52,11 @@ export class BullJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
+    // A job scheduler lives in Redis under its name: every worker upserts the same one, and each tick is one job
+    // that exactly one worker takes, however many processes run.
+    for (const [name, every] of this.schedules) {
+      await this.queue(name).upsertJobScheduler(name, { every }, { name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 500 } });
+    }
     for (const [name, reg] of this.registrations) {
       const worker = new Worker(
         name,
@@ -60,7 +73,10 @@ export class BullJobQueue implements JobQueue {
 
   async idle(): Promise<void> {
     for (;;) {
-      const counts = await Promise.all([...this.queues.values()].map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')));
+      // A scheduled name always has its next tick delayed; only its waiting and running ticks count as work.
+      const counts = await Promise.all(
+        [...this.queues.entries()].map(([name, q]) => (this.schedules.has(name) ? q.getJobCounts('waiting', 'active', 'prioritized') : q.getJobCounts('waiting', 'active', 'delayed', 'prioritized'))),
+      );
       if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -13,6 +13,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly handlers = new Map<string, Registered>();
   private readonly pendingIds = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly schedules: Array<{ name: string; everyMs: number }> = [];
+  private readonly intervals: NodeJS.Timeout[] = [];
   private started = false;
   private closed = false;
   private readonly backlog: Array<() => void> = [];
@@ -21,6 +23,13 @@ export class InProcessJobQueue implements JobQueue {
 
   register<P>(name: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
     this.handlers.set(name, { handler: handler as JobHandler<unknown>, queue: new PQueue({ concurrency: opts.concurrency ?? 2 }) });
+  }
+
+  schedule(name: string, everyMs: number, handler: () => Promise<unknown>): void {
+    this.register(name, async () => {
+      await handler();
+    }, { concurrency: 1 });
+    this.schedules.push({ name, everyMs });
   }
 
   async enqueue<P>(name: string, payload: P, opts: JobOptions = {}): Promise<void> {
@@ -73,8 +82,15 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
+    if (this.started) return;
     this.started = true;
     for (const go of this.backlog.splice(0)) go();
+    for (const { name, everyMs } of this.schedules) {
+      // One job id per name: a tick that is still running (or waiting) absorbs the next one instead of piling up.
+      const timer = setInterval(() => void this.enqueue(name, {}, { jobId: 'tick' }).catch(() => undefined), everyMs);
+      timer.unref();
+      this.intervals.push(timer);
+    }
   }
 
   async idle(): Promise<void> {
@@ -87,6 +103,7 @@ export class InProcessJobQueue implements JobQueue {
    */
   async close(): Promise<void> {
     this.closed = true;
+    for (const t of this.intervals.splice(0)) clearInterval(t);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const r of this.handlers.values()) r.queue.clear();

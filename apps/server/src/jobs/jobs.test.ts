@@ -101,4 +101,64 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     // BullMQ leaves waiting jobs in Redis for the next worker; the in-process queue drops them.
     if (kind === 'in-process') expect(started).toEqual([1]);
   });
+
+  it('runs a scheduled job repeatedly, one tick at a time, and stops after close', async () => {
+    make();
+    let runs = 0;
+    let running = 0;
+    let overlapped = false;
+    q.schedule('sweep', 100, async () => {
+      running += 1;
+      if (running > 1) overlapped = true;
+      runs += 1;
+      await new Promise((r) => setTimeout(r, 30));
+      running -= 1;
+    });
+    await q.start();
+    await until(() => runs >= 3, 5_000);
+    expect(overlapped).toBe(false);
+    await q.close();
+    const atClose = runs;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runs).toBe(atClose);
+  });
+
+  it('does not tick before start (a process without the worker role never starts its queue)', async () => {
+    make();
+    let runs = 0;
+    q.schedule('sweep', 50, async () => {
+      runs += 1;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs).toBe(0);
+  });
+});
+
+describe.runIf(process.env.TEST_REDIS_URL)('scheduled jobs across BullMQ workers', () => {
+  it('two queues on one Redis run each tick once', async () => {
+    const prefix = `t${randomBytes(4).toString('hex')}`;
+    const a = createJobQueue(process.env.TEST_REDIS_URL, prefix, log);
+    const b = createJobQueue(process.env.TEST_REDIS_URL, prefix, log);
+    const runs = { a: 0, b: 0 };
+    const every = 200;
+    a.schedule('sweep', every, async () => {
+      runs.a += 1;
+    });
+    b.schedule('sweep', every, async () => {
+      runs.b += 1;
+    });
+    try {
+      const started = Date.now();
+      await Promise.all([a.start(), b.start()]);
+      await new Promise((r) => setTimeout(r, 1_500));
+      const elapsed = Date.now() - started;
+      const total = runs.a + runs.b;
+      // One run per tick: at most one per interval (plus the first, which BullMQ may run at once); each worker
+      // running every tick would give about twice as many.
+      expect(total).toBeGreaterThanOrEqual(3);
+      expect(total).toBeLessThanOrEqual(Math.floor(elapsed / every) + 1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });

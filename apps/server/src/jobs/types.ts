@@ -25,6 +25,13 @@ export interface JobQueue {
   readonly kind: 'in-process' | 'bullmq';
   register<P>(name: string, handler: JobHandler<P>, opts?: { concurrency?: number }): void;
   enqueue<P>(name: string, payload: P, opts?: JobOptions): Promise<void>;
+  /**
+   * Periodic work (sweeps, refreshes): `handler` runs every `everyMs` where the queue is started, never two ticks
+   * of one name at once. It is also registered as the handler of `name`, so `enqueue(name, {})` runs it once more.
+   * In-process the first tick comes `everyMs` after start(); BullMQ (a job scheduler in Redis, so with several
+   * workers each tick runs on one of them) may run the first tick right away. Handlers must be idempotent.
+   */
+  schedule(name: string, everyMs: number, handler: () => Promise<unknown>): void;
   /** Starts workers (only in processes with the worker role). */
   start(): Promise<void>;
   /** Resolves when nothing is queued or running (tests). */

@@ -9,6 +9,7 @@ import type { AccountRow, CommentRow, PublishRepo } from './publish.repo.js';
 import { suggestTopics } from './tags.js';
 
 export const ENGAGEMENT_JOB = 'publish.engagement';
+export const ENGAGEMENT_TICK_JOB = 'publish.engagement-tick';
 
 /** More new intent comments than this in one sync become one summary notice instead of one each. */
 export const INTENT_NOTICE_BURST = 3;
@@ -20,7 +21,6 @@ const intentWords: Record<string, string> = { purchase: '购买', contact: '联�
  * stored, so the shell's 15 s polling reads the database only.
  */
 export class EngagementService {
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repo: PublishRepo,
@@ -31,25 +31,17 @@ export class EngagementService {
     private readonly notify: Notify = async () => undefined,
   ) {}
 
-  registerJobs() {
+  /** Publisher role: the sync job, and a scheduled tick that queues a sync for every active account. */
+  registerJobs(intervalMs: number) {
     this.jobs.register<{ accountId: number }>(ENGAGEMENT_JOB, (p) => this.sync(p.accountId).then(() => undefined), { concurrency: 1 });
+    this.jobs.schedule(ENGAGEMENT_TICK_JOB, intervalMs, async () => {
+      for (const a of await this.repo.activeAccounts()) await this.queueSync(a.id);
+    });
   }
 
   /** Queues a sync now (after binding) and then every `intervalMs` for every active account. */
   async queueSync(accountId: number) {
     await this.jobs.enqueue(ENGAGEMENT_JOB, { accountId }, { jobId: `eng-${accountId}` });
-  }
-
-  start(intervalMs: number) {
-    const tick = async () => {
-      for (const a of await this.repo.activeAccounts()) await this.queueSync(a.id);
-    };
-    this.timer = setInterval(() => void tick().catch((err: unknown) => this.log.error({ err }, 'engagement tick failed')), intervalMs);
-    this.timer.unref();
-  }
-
-  stop() {
-    clearInterval(this.timer);
   }
 
   /** Reads unread counts, comments and stats for one account; returns the number of new comments. */

@@ -61,7 +61,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   // Browser work runs where the publisher role runs.
   if (config.roles.has('publisher')) {
     publishing.registerJobs(config.BROWSER_MAX_CONTEXTS);
-    engagement.registerJobs();
+    engagement.registerJobs(config.PUBLISH_ENGAGEMENT_INTERVAL_MS);
   }
   return {
     pool,
@@ -74,7 +74,6 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
     runtime,
     sandbox: sandboxSite !== null,
     async close() {
-      engagement.stop();
       await pool.close();
     },
   };
@@ -100,7 +99,6 @@ export async function registerPublishing(app: FastifyInstance, config: Config, p
     app.addHook('onReady', async () => {
       const n = await p.publishing.recover();
       if (n) app.log.info({ jobs: n }, 'publish jobs re-queued after restart');
-      p.engagement.start(config.PUBLISH_ENGAGEMENT_INTERVAL_MS);
     });
   }
 }

@@ -30,18 +30,8 @@ export function createTopic(config: Config, d: TopicModuleDeps) {
   const sources = createTrendSources(config.TRENDS_SOURCES, d.fetcher);
   const repo = new TopicRepo(d.db);
   const service = new TopicService(repo, sources, d.points, d.llms, d.clock, d.log);
-  // The job reschedules itself on a time-slot id, so several worker processes (BullMQ) keep a single chain.
-  const scheduleNext = async (fromMs: number) => {
-    const slot = Math.floor(fromMs / REFRESH_EVERY_MS) + 1;
-    await d.jobs.enqueue(REFRESH_JOB, {}, { jobId: `slot-${slot}`, runAt: new Date(slot * REFRESH_EVERY_MS) });
-  };
-  d.jobs.register(REFRESH_JOB, async () => {
-    try {
-      await service.refreshOnce();
-    } finally {
-      await scheduleNext(Date.now()).catch((err: unknown) => d.log.warn({ err }, 'topic refresh not rescheduled (queue closing)'));
-    }
-  }, { concurrency: 1 });
+  // A scheduled job: with several worker processes (BullMQ) each tick runs on one of them.
+  if (config.roles.has('worker')) d.jobs.schedule(REFRESH_JOB, REFRESH_EVERY_MS, () => service.refreshOnce());
   const live = sources.filter((s) => s.live);
   const sandboxes = live.length ? [] : [`trends (bundled snapshot dated ${SNAPSHOT_DATE}, not live)`];
   return { repo, service, sources, sandboxes };

@@ -46,6 +46,9 @@ export function newOrderNo(now: Date): string {
  * pending -> paid with a conditional update in the same transaction that grants points (ledger key
  * `order:<orderNo>`) and extends VIP, so replays, duplicates and races all find it already paid.
  */
+/** The worker's scheduled sweep that expires and closes overdue orders (app.ts schedules `sweepExpired`). */
+export const ORDER_EXPIRY_JOB = 'vip.order-expiry';
+
 export class OrderService {
   constructor(
     private readonly db: Db,

@@ -36,6 +36,10 @@ export interface WritingModuleDeps {
   dataDir: string | null;
 }
 
+/** The worker's sweep for tasks whose worker died (heartbeat older than STALE_MS, see task.service.ts). */
+export const RECOVERY_JOB = 'writing.recover';
+const SWEEP_MS = 5_000;
+
 /** AI writing: models, search, storage, tasks and their streams, drafts, personas, files. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
   const s3 = config.STORAGE_PROVIDER === 's3';
@@ -49,8 +53,11 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   // Embedded PGlite is locked to this process (db/client.ts): nobody else can be running its tasks.
   const exclusive = d.db instanceof PgliteDatabase;
   const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log, exclusive);
-  // Only a worker runs tasks; a web-only process enqueues them for one (BullMQ).
-  if (config.roles.has('worker')) tasks.register(config.WRITING_CONCURRENCY);
+  // Only a worker runs tasks (and sweeps for tasks whose worker died); a web-only process enqueues them for one.
+  if (config.roles.has('worker')) {
+    tasks.register(config.WRITING_CONCURRENCY);
+    d.jobs.schedule(RECOVERY_JOB, SWEEP_MS, () => tasks.recover());
+  }
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const files = new FileService(repo, storage, d.log);
   const tickets = new StreamTicketService(d.db, d.clock);
@@ -94,23 +101,14 @@ export async function registerUploads(app: FastifyInstance, w: WritingModule) {
   });
 }
 
-/** How often the worker looks for tasks whose worker died (heartbeat older than STALE_MS), see task.service.ts. */
-const SWEEP_MS = 5_000;
-
-/** Worker role: re-enqueue unfinished tasks at start-up and sweep every few seconds; checkpoint them on close. */
+/** Worker role: re-enqueue unfinished tasks at start-up (the periodic sweep is RECOVERY_JOB); checkpoint them on close. */
 export function installWritingRecovery(app: FastifyInstance, w: WritingModule) {
-  let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     const n = await w.tasks.recover({ startup: true });
     if (n) app.log.info({ tasks: n }, 'writing tasks recovered');
-    sweep = setInterval(() => {
-      w.tasks.recover().catch((err: unknown) => app.log.error({ err }, 'writing task sweep failed'));
-    }, SWEEP_MS);
-    sweep.unref();
   });
   // Also covers callers that close the app without main.ts's shutdown sequence (it is idempotent).
   app.addHook('preClose', async () => {
-    clearInterval(sweep);
     await w.shutdown();
   });
 }
