@@ -1,5 +1,10 @@
-import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { bigint, bigserial, customType, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL's tsvector (drizzle has no built-in type for it). */
+const tsvector = customType<{ data: string }>({
+  dataType: () => 'tsvector',
+});
 import { users } from './user.js';
 
 /** 知识库 folders: one level, named uniquely per user. */
@@ -69,10 +74,17 @@ export const knowledgeChunks = pgTable(
     heading: text('heading'),
     text: text('text').notNull(),
     tokens: text('tokens').notNull(),
+    /**
+     * The tokens as a stored tsvector: ranking reads it instead of re-parsing `tokens` for every matching row (a
+     * common word matches thousands of passages). to_tsvector with an explicit configuration is immutable.
+     */
+    tsv: tsvector('tsv')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${knowledgeChunks.tokens})`),
   },
   (t) => [
     index('knowledge_chunks_doc_idx').on(t.docId, t.seq),
     index('knowledge_chunks_user_idx').on(t.userId),
-    index('knowledge_chunks_tokens_idx').using('gin', sql`to_tsvector('simple', ${t.tokens})`),
+    index('knowledge_chunks_tsv_idx').using('gin', t.tsv),
   ],
 );

@@ -193,12 +193,12 @@ export class KnowledgeRepo {
   // ---- search ----
   /**
    * Full-text search over ready documents of one user. `any` false: every word must occur (plainto_tsquery ANDs
-   * them); true: any word, ranked by how many and how close. The expression matches the GIN index exactly.
+   * them); true: any word, ranked by how many and how close. The stored tsvector column carries the GIN index.
    */
   async search(userId: number, tokens: string[], any: boolean, f: DocFilter, limit: number): Promise<SearchRow[]> {
     if (!tokens.length) return [];
     const query = any ? sql.join(tokens.map((t) => sql`plainto_tsquery('simple', ${t})`), sql` || `) : sql`plainto_tsquery('simple', ${tokens.join(' ')})`;
-    const vector = sql`to_tsvector('simple', ${knowledgeChunks.tokens})`;
+    const vector = knowledgeChunks.tsv;
     const score = sql<number>`ts_rank_cd(${vector}, ${query})`;
     const rows = await this.db
       .select({

@@ -287,6 +287,8 @@ function ProcessTab({ stream }: { stream: TaskStreamState | null }) {
                   {s.title}
                 </a>
                 {s.siteName ? <span className="muted"> · {s.siteName}</span> : null}
+                {/* A knowledge-library citation shows the passage it stands for; its link opens it at its page. */}
+                {s.url.startsWith('/pdfDetail?') ? <p className="muted source-passage">{s.snippet.length > 160 ? `${s.snippet.slice(0, 160)}…` : s.snippet}</p> : null}
               </li>
             ))}
           </ol>

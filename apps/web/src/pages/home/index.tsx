@@ -14,6 +14,7 @@ import { writingApi, type SavedHomeInput } from '../../api/writing';
 import { buildTaskContent, localDate, startProblem, upcomingFestivals } from '../../features/writing/home-helpers';
 import { clearSnapshot } from '../../features/writing/task-stream';
 import '../../features/writing/writing.css';
+import { KnowledgeQuote, knowledgeRefs, useKnowledgeQuoteStore } from '../../features/knowledge/knowledge-quote';
 
 const HomeTour = lazy(() => import('../../features/modals/home-tour'));
 
@@ -168,6 +169,7 @@ export default function HomePage() {
         content: buildTaskContent(writeType, top, bottom),
         personaId: input.personaType ? Number(input.personaType) : null,
         quoteFileIds: quoted,
+        knowledge: knowledgeRefs(useKnowledgeQuoteStore.getState().picked),
         onlineSearch: searchOn && input.onlineSearch,
         modelConfigType: modelId ?? null,
       });
@@ -308,6 +310,7 @@ export default function HomePage() {
               options={files.data.filter((f) => !quoted.includes(f.id)).map((f) => ({ value: f.id, label: f.name }))}
             />
           ) : null}
+          <KnowledgeQuote enabled={loggedIn} />
           <span className="spacer" />
           <Button onClick={reset}>清空</Button>
           <Tooltip title={graphic ? '图文创作即将上线' : undefined}>

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Dropdown, Empty, Input, List, Modal, Popconfirm, Progress, Select, Skeleton, Table, Tag, Tooltip, Upload } from 'antd';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useKnowledgeQuoteStore } from '../../features/knowledge/knowledge-quote';
 import { knowledgeExts, knowledgeLimits } from '@inkstone/shared';
 import { PageFrame } from '../../components/page-frame';
 import { docViewerHref, knowledgeApi, type FolderFilter, type KnowledgeDoc, type KnowledgeExt, type KnowledgeFolder, type KnowledgeHit } from '../../api/knowledge';
@@ -156,6 +157,7 @@ export default function KnowledgePage() {
   const [folderOpen, setFolderOpen] = useState(false);
   const [folderName, setFolderName] = useState('');
   const enabled = isLogin === true;
+  const navigate = useNavigate();
 
   const folders = useQuery({ queryKey: keys.folders, queryFn: knowledgeApi.folders, enabled, retry: false });
   const quota = useQuery({ queryKey: keys.quota, queryFn: knowledgeApi.quota, enabled, retry: false });
@@ -354,9 +356,22 @@ export default function KnowledgePage() {
                 {
                   title: '操作',
                   key: 'actions',
-                  width: 210,
+                  width: 280,
                   render: (_: unknown, d) => (
                     <span className="row-gap">
+                      {d.status === 'ready' && (
+                        <Button
+                          size="small"
+                          type="link"
+                          data-testid="doc-write"
+                          onClick={() => {
+                            useKnowledgeQuoteStore.getState().quoteDoc(d.id);
+                            void navigate('/');
+                          }}
+                        >
+                          引用写作
+                        </Button>
+                      )}
                       <Button size="small" type="link" onClick={() => renameDoc(d)}>
                         重命名
                       </Button>
