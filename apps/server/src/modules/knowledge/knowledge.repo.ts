@@ -3,6 +3,9 @@ import type { Db } from '../../db/client.js';
 import { knowledgeChunks, knowledgeDocs, knowledgeFolders, users, type KnowledgeDocStatus } from '../../db/schema/index.js';
 import type { Chunk } from './knowledge.text.js';
 
+/** Matches ranked per search at most (see search). */
+export const RANK_CANDIDATES = 500;
+
 export type FolderRow = typeof knowledgeFolders.$inferSelect;
 export type DocRow = typeof knowledgeDocs.$inferSelect;
 export type NewDoc = typeof knowledgeDocs.$inferInsert;
@@ -198,8 +201,17 @@ export class KnowledgeRepo {
   async search(userId: number, tokens: string[], any: boolean, f: DocFilter, limit: number): Promise<SearchRow[]> {
     if (!tokens.length) return [];
     const query = any ? sql.join(tokens.map((t) => sql`plainto_tsquery('simple', ${t})`), sql` || `) : sql`plainto_tsquery('simple', ${tokens.join(' ')})`;
-    const vector = knowledgeChunks.tsv;
-    const score = sql<number>`ts_rank_cd(${vector}, ${query})`;
+    // Ranking reads every candidate's tsvector; a word found in most passages would make that thousands of reads.
+    // The GIN index yields the matches, and only the first RANK_CANDIDATES of them are ranked (bounded latency;
+    // for a very common word the best passage may lie outside that set).
+    const candidates = this.db
+      .select({ id: knowledgeChunks.id })
+      .from(knowledgeChunks)
+      .innerJoin(knowledgeDocs, eq(knowledgeDocs.id, knowledgeChunks.docId))
+      .where(and(eq(knowledgeChunks.userId, userId), sql`${knowledgeChunks.tsv} @@ (${query})`, this.docWhere(userId, f), eq(knowledgeDocs.status, 'ready')))
+      .limit(RANK_CANDIDATES)
+      .as('candidates');
+    const score = sql<number>`ts_rank(${knowledgeChunks.tsv}, ${query})`;
     const rows = await this.db
       .select({
         chunkId: knowledgeChunks.id,
@@ -214,11 +226,12 @@ export class KnowledgeRepo {
         charEnd: knowledgeChunks.charEnd,
         score,
       })
-      .from(knowledgeChunks)
+      .from(candidates)
+      .innerJoin(knowledgeChunks, eq(knowledgeChunks.id, candidates.id))
       .innerJoin(knowledgeDocs, eq(knowledgeDocs.id, knowledgeChunks.docId))
-      .where(and(eq(knowledgeChunks.userId, userId), sql`${vector} @@ (${query})`, this.docWhere(userId, f), eq(knowledgeDocs.status, 'ready')))
       .orderBy(desc(score), asc(knowledgeChunks.docId), asc(knowledgeChunks.seq))
       .limit(limit);
     return rows.map((r) => ({ ...r, score: Number(r.score) }));
   }
+
 }
