@@ -157,6 +157,9 @@ export async function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: num
       const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
       page.cleanup();
       await onPage({ page: n, text: tidy(text) }, pdf.numPages);
+      // pdf.js and PGlite settle in microtasks: without a macrotask turn per page, a long parse would starve every
+      // HTTP request of this process until it ends.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return pdf.numPages;
   } finally {
