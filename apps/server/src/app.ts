@@ -39,7 +39,7 @@ import { registerPublishing } from './modules/publish/publish.module.js';
 import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
 import { registerGraphic } from './modules/graphic/graphic.module.js';
 import { installTopicJobs, registerTopic } from './modules/topic/topic.module.js';
-import { registerKnowledge } from './modules/knowledge/knowledge.module.js';
+import { installKnowledgeRecovery, registerKnowledge } from './modules/knowledge/knowledge.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -152,7 +152,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
       await registerWriting(api, c.writing, sessions, config);
       await registerGraphic(api, c.graphic);
       await registerTopic(api, c.topic);
-      await registerKnowledge(api, c.knowledge, config);
+      await registerKnowledge(api, c.knowledge);
     },
     { prefix: '/api' },
   );
@@ -164,6 +164,9 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 
   // Writing tasks left open by a stopped process are restarted or failed and refunded.
   if (config.roles.has('worker')) installWritingRecovery(app, c.writing);
+
+  // Knowledge documents left unparsed by a stopped process are parsed again.
+  if (config.roles.has('worker')) installKnowledgeRecovery(app, c.knowledge);
 
   // Hot topic refresh runs on the job queue in the worker role (first run shortly after start-up).
   if (config.roles.has('worker')) installTopicJobs(app, c.jobs);

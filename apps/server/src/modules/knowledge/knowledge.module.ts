@@ -30,12 +30,14 @@ export function createKnowledge(config: Config, d: KnowledgeModuleDeps) {
 
 export type KnowledgeModule = ReturnType<typeof createKnowledge>;
 
-/** Routes under /api; in the worker role, documents left unparsed by a stopped process are queued again. */
-export async function registerKnowledge(api: FastifyInstance, m: KnowledgeModule, config: Config) {
+/** Routes under /api (web role). */
+export async function registerKnowledge(api: FastifyInstance, m: KnowledgeModule) {
   await api.register(knowledgeRoutes({ knowledge: m.service }));
-  if (config.roles.has('worker')) {
-    api.addHook('onReady', async () => {
-      await m.service.recover().catch((err: unknown) => api.log.error({ err }, 'knowledge parse recovery failed'));
-    });
-  }
+}
+
+/** Worker role (with or without web): documents left unparsed by a stopped process are queued again. */
+export function installKnowledgeRecovery(app: FastifyInstance, m: KnowledgeModule) {
+  app.addHook('onReady', async () => {
+    await m.service.recover().catch((err: unknown) => app.log.error({ err }, 'knowledge parse recovery failed'));
+  });
 }
