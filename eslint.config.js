@@ -24,8 +24,55 @@ export default tseslint.config(
       }],
     },
   },
+  // Layers (docs/ARCHITECTURE.md section 1): dependencies point down only. Each group lists every ban that applies to
+  // its files, because a later block replaces an earlier one's options for the same rule.
+  ...serverLayers(),
+  ...webLayers(),
   {
     files: ['apps/server/src/config.ts', 'scripts/**', 'e2e/**', 'bench/**', 'vitest.config.ts', 'apps/server/src/test/**', 'apps/server/drizzle.config.ts', '**/*.test.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );
+
+function serverLayers() {
+  const src = 'apps/server/src';
+  const entry = {
+    regex: '^(\\./|(\\.\\./)+)(app|container|main)\\.js$',
+    message: 'app.ts, container.ts and main.ts are the composition root: only main.ts, admin.ts, cli/ and tests import them. Take what you need as a constructor argument.',
+  };
+  const up = (layers, why) => ({ regex: `^(\\.\\./)+(${layers.join('|')})/`, message: why });
+  const entryFree = [`${src}/app.ts`, `${src}/container.ts`, `${src}/main.ts`, `${src}/admin.ts`, `${src}/cli/**`, `${src}/test/**`, `${src}/**/*.test.ts`];
+  const rule = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+  return [
+    { files: [`${src}/**/*.ts`], ignores: entryFree, rules: rule(entry) },
+    {
+      files: [`${src}/integrations/**/*.ts`],
+      ignores: entryFree,
+      // http/envelope.js is allowed: an integration's own sandbox pages (the SMS outbox) answer in the API envelope.
+      rules: rule(entry, {
+        regex: '^(\\.\\./)+(modules/|http/(?!envelope\\.js$))',
+        message: 'An integration knows its config and its own types: no module logic, no HTTP layer but http/envelope.js (docs/ARCHITECTURE.md).',
+      }),
+    },
+    // The CLI registry imports every <area>.commands.ts; they take AdminCommand and requireArg from cli/command.ts.
+    { files: [`${src}/cli/*.commands.ts`], rules: rule({ regex: '^\\./commands\\.js$', message: 'Import AdminCommand and requireArg from ./command.js: commands.ts imports this file (no cycle).' }) },
+    { files: [`${src}/http/**/*.ts`], ignores: entryFree, rules: rule(entry, up(['modules'], 'http/ is infrastructure: depend on an interface declared in http/, not on a module.')) },
+    {
+      files: ['jobs', 'browser', 'db', 'security'].map((d) => `${src}/${d}/**/*.ts`),
+      ignores: entryFree,
+      rules: rule(entry, up(['modules', 'integrations'], 'Infrastructure (jobs, browser, db, security) never imports modules or integrations.')),
+    },
+  ];
+}
+
+function webLayers() {
+  const src = 'apps/web/src';
+  const up = (layers, why) => ({ 'no-restricted-imports': ['error', { patterns: [{ regex: `^(\\.\\./)+(${layers.join('|')})/`, message: why }] }] });
+  return [
+    {
+      files: ['api', 'stores', 'components'].map((d) => `${src}/${d}/**/*.{ts,tsx}`),
+      rules: up(['features', 'pages'], 'api/, stores/ and components/ sit below features/ and pages/: pass behaviour in as props or move the file up.'),
+    },
+    { files: [`${src}/features/**/*.{ts,tsx}`], rules: up(['pages'], 'features/ sit below pages/: a page imports a feature, never the other way round.') },
+  ];
+}

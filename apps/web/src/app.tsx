@@ -5,7 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes';
 import { ShellEffects } from './features/shell-effects';
 import { ModalHost } from './features/modals/modal-host';
-import { GlobalOverlay } from './components/global-overlay';
+import { GlobalOverlay } from './features/feedback/global-overlay';
 import { DemoBanner } from './components/demo-banner';
 
 const queryClient = new QueryClient({

@@ -1,5 +1,5 @@
-import type { AdminCommand } from './commands.js';
-import { requireArg } from './commands.js';
+import type { AdminCommand } from './command.js';
+import { requireArg } from './command.js';
 
 export const feedbackCommands: Record<string, AdminCommand> = {
   'feedback:list': {

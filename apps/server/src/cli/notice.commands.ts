@@ -1,7 +1,7 @@
 import { noticeTypes, type NoticeType } from '@inkstone/shared';
 import { UserRepo } from '../modules/user/user.repo.js';
-import type { AdminCommand } from './commands.js';
-import { requireArg } from './commands.js';
+import type { AdminCommand } from './command.js';
+import { requireArg } from './command.js';
 
 type Args = Record<string, string | boolean | undefined>;
 

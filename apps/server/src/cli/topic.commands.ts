@@ -1,5 +1,5 @@
-import type { AdminCommand } from './commands.js';
-import { requireArg } from './commands.js';
+import type { AdminCommand } from './command.js';
+import { requireArg } from './command.js';
 
 const keywordList = (v: string) => [...new Set(v.split(/[,，、|]/).map((s) => s.trim()).filter(Boolean))];
 

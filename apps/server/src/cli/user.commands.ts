@@ -1,7 +1,7 @@
 import { globalSettingSchema, type GlobalSetting } from '@inkstone/shared';
 import { UserRepo } from '../modules/user/user.repo.js';
-import type { AdminCommand } from './commands.js';
-import { requireArg } from './commands.js';
+import type { AdminCommand } from './command.js';
+import { requireArg } from './command.js';
 
 async function findUser(c: Parameters<AdminCommand['run']>[0], args: Record<string, string | boolean | undefined>) {
   const users = new UserRepo(c.db);

@@ -1,5 +1,5 @@
-import type { AdminCommand } from './commands.js';
-import { requireArg } from './commands.js';
+import type { AdminCommand } from './command.js';
+import { requireArg } from './command.js';
 
 /** Models for AI writing (keys encrypted at rest) and the sensitive-content lexicon. */
 export const writingCommands: Record<string, AdminCommand> = {

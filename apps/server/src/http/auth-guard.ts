@@ -1,8 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_NAME } from '@inkstone/shared';
-import type { SessionInfo, SessionService } from '../modules/auth/session.service.js';
 import { notLoggedIn } from './errors.js';
 import { authModeOf, type AuthMode } from './public-routes.js';
+
+/** Who a live token belongs to. */
+export interface SessionInfo {
+  sessionId: number;
+  userId: number;
+}
+
+/**
+ * What the guard needs from the session store (modules/auth's SessionService implements it): the session of a token,
+ * or an AppError (401 not logged in, 430 revoked). Declared here so that http/ does not depend on a module.
+ */
+export interface SessionAuthenticator {
+  authenticate(token: string | undefined): Promise<SessionInfo>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +51,7 @@ export const tokenOf = (request: FastifyRequest): string | undefined => {
  * Login is required by default: a route is public only when http/public-routes.ts lists it. Install this before any
  * plugin or route is registered, so that every route goes through the onRoute hook.
  */
-export function installAuthGuard(app: FastifyInstance, sessions: SessionService): void {
+export function installAuthGuard(app: FastifyInstance, sessions: SessionAuthenticator): void {
   const routes: RegisteredRoute[] = [];
   registered.set(app, routes);
   app.decorateRequest('session', null);

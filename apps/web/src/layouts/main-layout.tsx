@@ -1,5 +1,5 @@
 import { Logo } from '../components/logo';
-import { UserArea } from '../components/user-area';
+import { UserArea } from '../features/session/user-area';
 import { NavLinks, RouteOutlet, type NavItem } from './layout-parts';
 
 export const mainNav: NavItem[] = [

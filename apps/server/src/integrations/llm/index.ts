@@ -1,103 +1,17 @@
-import { asc, eq } from 'drizzle-orm';
-import { ErrorCode } from '@inkstone/shared';
 import type { Config, LlmModelConfig } from '../../config.js';
-import type { Db } from '../../db/client.js';
-import { llmModels } from '../../db/schema/index.js';
-import { appError } from '../../http/errors.js';
-import { decryptSecret, encryptSecret } from '../../security/encryption.js';
-import { OFFLINE_MODEL_ID, OfflineWriter } from './offline.js';
 import { OpenAiCompatibleLlm } from './openai-compatible.js';
 import type { LlmClient } from './types.js';
 
-export interface ModelEntry {
-  id: string;
-  label: string;
-  isAi: boolean;
-  capabilities: string[];
-  pointsFeature: string | null;
-  source: 'offline' | 'config' | 'admin';
-  client: LlmClient;
-}
-
-const DB_CACHE_MS = 30_000;
+export type { LlmClient } from './types.js';
+export { OFFLINE_MODEL_ID, OfflineWriter } from './offline.js';
 
 /**
- * The model picker's source: the offline writer (always), models from LLM_MODELS, and models added with the
- * admin CLI (API keys encrypted at rest). Admin-added models are re-read at most every 30 s.
+ * A client for one configured model (OpenAI-compatible protocol). Pure: the model list, the choice of model and the
+ * errors users see belong to modules/llm/llm-registry.ts.
  */
-export class LlmRegistry {
-  private readonly offline: ModelEntry;
-  private readonly fromConfig: ModelEntry[];
-  private dbModels: ModelEntry[] = [];
-  private loadedAt = 0;
-
-  constructor(
-    private readonly db: Db,
-    private readonly key: Buffer,
-    private readonly config: Pick<Config, 'LLM_MODELS' | 'LLM_DEFAULT_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS'>,
-  ) {
-    const w = new OfflineWriter();
-    this.offline = { id: w.id, label: w.label, isAi: false, capabilities: ['article', 'ability', 'title'], pointsFeature: null, source: 'offline', client: w };
-    this.fromConfig = config.LLM_MODELS.map((m) => this.entry(m, 'config'));
-  }
-
-  private entry(m: LlmModelConfig, source: 'config' | 'admin'): ModelEntry {
-    const client = new OpenAiCompatibleLlm({
-      id: m.id, label: m.label, baseURL: m.baseURL, apiKey: m.apiKey, model: m.model,
-      timeoutMs: this.config.LLM_TIMEOUT_MS, maxRetries: this.config.LLM_MAX_RETRIES, retryBaseMs: this.config.LLM_RETRY_BASE_MS,
-    });
-    return { id: m.id, label: m.label, isAi: true, capabilities: m.capabilities.length ? m.capabilities : ['article', 'ability', 'title'], pointsFeature: m.pointsFeature ?? null, source, client };
-  }
-
-  /** True when no real model is configured: everything runs on the offline writer. */
-  get offlineOnly(): boolean {
-    return this.fromConfig.length === 0 && this.dbModels.length === 0;
-  }
-
-  private async fromDb(force = false): Promise<ModelEntry[]> {
-    if (force || Date.now() - this.loadedAt > DB_CACHE_MS) {
-      const rows = await this.db.select().from(llmModels).orderBy(asc(llmModels.sort), asc(llmModels.createdAt));
-      this.dbModels = rows
-        .filter((r) => !this.fromConfig.some((c) => c.id === r.id))
-        .map((r) => this.entry({ id: r.id, label: r.label, baseURL: r.baseUrl, model: r.model, apiKey: decryptSecret(this.key, r.apiKeyEnc), pointsFeature: r.pointsFeature ?? undefined, capabilities: r.capabilities }, 'admin'));
-      this.loadedAt = Date.now();
-    }
-    return this.dbModels;
-  }
-
-  async list(): Promise<ModelEntry[]> {
-    return [...this.fromConfig, ...(await this.fromDb()), this.offline];
-  }
-
-  async defaultId(): Promise<string> {
-    if (this.config.LLM_DEFAULT_MODEL) return this.config.LLM_DEFAULT_MODEL;
-    return (await this.list())[0]!.id;
-  }
-
-  /** The chosen model, or the default when none was chosen; an unknown id is the user's error. */
-  async get(id: string | null | undefined): Promise<ModelEntry> {
-    const wanted = id || (await this.defaultId());
-    if (wanted === OFFLINE_MODEL_ID) return this.offline;
-    const found = (await this.list()).find((m) => m.id === wanted) ?? (await this.fromDb(true)).find((m) => m.id === wanted);
-    if (!found) throw appError(ErrorCode.MODEL_UNAVAILABLE);
-    return found;
-  }
-
-  async add(m: LlmModelConfig & { sort?: number }): Promise<void> {
-    if (m.id === OFFLINE_MODEL_ID || this.fromConfig.some((c) => c.id === m.id)) throw new Error(`模型 ${m.id} 已由配置提供`);
-    await this.db
-      .insert(llmModels)
-      .values({ id: m.id, label: m.label, baseUrl: m.baseURL, model: m.model, apiKeyEnc: encryptSecret(this.key, m.apiKey), pointsFeature: m.pointsFeature ?? null, capabilities: m.capabilities, sort: m.sort ?? 0 })
-      .onConflictDoUpdate({
-        target: llmModels.id,
-        set: { label: m.label, baseUrl: m.baseURL, model: m.model, apiKeyEnc: encryptSecret(this.key, m.apiKey), pointsFeature: m.pointsFeature ?? null, capabilities: m.capabilities, sort: m.sort ?? 0 },
-      });
-    await this.fromDb(true);
-  }
-
-  async remove(id: string): Promise<boolean> {
-    const rows = await this.db.delete(llmModels).where(eq(llmModels.id, id)).returning({ id: llmModels.id });
-    await this.fromDb(true);
-    return rows.length > 0;
-  }
+export function createLlmClient(m: Pick<LlmModelConfig, 'id' | 'label' | 'baseURL' | 'apiKey' | 'model'>, config: Pick<Config, 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS'>): LlmClient {
+  return new OpenAiCompatibleLlm({
+    id: m.id, label: m.label, baseURL: m.baseURL, apiKey: m.apiKey, model: m.model,
+    timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, retryBaseMs: config.LLM_RETRY_BASE_MS,
+  });
 }

@@ -6,11 +6,9 @@ import { appError } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../security/hashing.js';
 import type { Clock } from '../../clock.js';
 import { LRUCache } from 'lru-cache';
+import type { SessionAuthenticator, SessionInfo } from '../../http/auth-guard.js';
 
-export interface SessionInfo {
-  sessionId: number;
-  userId: number;
-}
+export type { SessionInfo };
 
 /** Sliding expiry is written at most once a minute per session, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -27,7 +25,7 @@ interface CachedSession extends SessionInfo {
  */
 const SESSION_CACHE_TTL_MS = 5_000;
 
-export class SessionService {
+export class SessionService implements SessionAuthenticator {
   private readonly cache = new LRUCache<string, CachedSession>({ max: 20_000, ttl: SESSION_CACHE_TTL_MS });
 
   constructor(

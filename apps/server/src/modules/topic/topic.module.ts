@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { SafeFetcher } from '../../integrations/fetch/types.js';
-import type { LlmRegistry } from '../../integrations/llm/index.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
 import { createTrendSources, SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { PointsService } from '../vip/points.service.js';

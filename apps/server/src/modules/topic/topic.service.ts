@@ -14,7 +14,7 @@ import {
 import type { Clock } from '../../clock.js';
 import type { TopicSourceRef } from '../../db/schema/topic.js';
 import { appError } from '../../http/errors.js';
-import type { LlmRegistry } from '../../integrations/llm/index.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
 import { complete, LlmUpstreamError } from '../../integrations/llm/types.js';
 import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import { TrendSourceError, type TrendItem, type TrendSource } from '../../integrations/trends/types.js';

@@ -4,7 +4,7 @@ import { ErrorCode, errorMessages, type AbilityCreateBody, type GeneratedBy, typ
 import type { Clock } from '../../clock.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError, appError } from '../../http/errors.js';
-import type { LlmRegistry } from '../../integrations/llm/index.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
 import { OFFLINE_MODEL_ID } from '../../integrations/llm/offline.js';
 import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmUsage } from '../../integrations/llm/types.js';
 import type { SearchProvider } from '../../integrations/search/types.js';

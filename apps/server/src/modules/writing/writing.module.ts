@@ -7,7 +7,7 @@ import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { LlmRegistry } from '../../integrations/llm/index.js';
+import { LlmRegistry } from '../llm/llm-registry.js';
 import { createSearchProvider } from '../../integrations/search/index.js';
 import { LocalStorage } from '../../integrations/storage/local.js';
 import { createStorage } from '../../integrations/storage/index.js';

@@ -2,7 +2,7 @@ import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } fro
 import { ErrorCode, homeInputSchema, writingLimits, type DraftDetail, type FestivalItem, type HomeInput, type ModelItem, type Persona, type PersonaSaveBody } from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import { appError } from '../../http/errors.js';
-import type { LlmRegistry } from '../../integrations/llm/index.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
 import type { UserService } from '../user/user.service.js';
 import { festivalsOf } from './festival.js';

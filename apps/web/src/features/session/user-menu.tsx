@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Dropdown } from 'antd';
 import { Link } from 'react-router';
-import { useGlobalStore } from '../stores/global';
-import { logout } from '../features/session/session';
+import { useGlobalStore } from '../../stores/global';
+import { logout } from './session';
 
 /** The account menu; loaded after first paint so the dropdown machinery stays out of the home route's initial JS. */
 export default function UserMenu(props: { children: ReactNode }) {

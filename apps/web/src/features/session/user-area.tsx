@@ -2,9 +2,9 @@ import { lazy, Suspense } from 'react';
 import { Avatar, Badge, Button } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { useGlobalStore, useIsLogin } from '../stores/global';
-import { usePersonalInfoStore } from '../stores/personal-info';
-import { useUserVipStore } from '../stores/user-vip';
+import { useGlobalStore, useIsLogin } from '../../stores/global';
+import { usePersonalInfoStore } from '../../stores/personal-info';
+import { useUserVipStore } from '../../stores/user-vip';
 
 const UserMenu = lazy(() => import('./user-menu'));
 

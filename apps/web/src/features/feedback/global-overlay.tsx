@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import type { FeedbackTab } from '../features/feedback/feedback-drawer';
-import { useGlobalStore, useIsLogin } from '../stores/global';
+import type { FeedbackTab } from './feedback-drawer';
+import { useGlobalStore, useIsLogin } from '../../stores/global';
 
 // The drawer (form, upload, tabs, list) loads after first paint: it kept the home route's initial JS over budget.
-const FeedbackDrawer = lazy(() => import('../features/feedback/feedback-drawer').then((m) => ({ default: m.FeedbackDrawer })));
+const FeedbackDrawer = lazy(() => import('./feedback-drawer').then((m) => ({ default: m.FeedbackDrawer })));
 
 /** The one global floating element (help and feedback); the agent page hides it (spec section 2). */
 export function GlobalOverlay() {
