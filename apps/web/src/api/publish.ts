@@ -17,7 +17,7 @@ import type {
   UnreadCountsReply,
 } from '@inkstone/shared';
 import { get, http, post } from './request';
-import type { Page } from './notice';
+import type { Page } from '@inkstone/shared';
 
 export type { ConnectionState, LoginConnectReply, LoginConnection, PublishArticleReply, PublishJob, PublishPlatform, PublishRecord, PublishResultReply };
 

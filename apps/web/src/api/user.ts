@@ -1,11 +1,7 @@
-import type { FillInfoBody, GlobalSetting, UserProfile } from '@inkstone/shared';
+import type { FillInfoBody, GlobalSetting, SettingItem, UserProfile } from '@inkstone/shared';
 import { get, post, put } from './request';
 
-export interface SettingItem {
-  settingKey: string;
-  settingValue: string;
-  label: string;
-}
+export type { SettingItem };
 
 export const userApi = {
   changeNickname: (nickname: string) => post<UserProfile>('/user/change-nickname', undefined, { params: { nickname } }),

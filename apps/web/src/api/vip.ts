@@ -1,105 +1,33 @@
 import {
   ErrorCode,
   limits,
+  type ActivityConfig,
+  type CodeExchangeResult,
+  type Contest,
+  type ContestTimestamp,
+  type DailyClaim,
+  type HomepageActivity,
+  type InvitePopup,
+  type InviteRules,
   type LedgerEntry,
+  type OrderItem,
   type OrderStatus,
+  type Page,
   type PayChannel,
   type PayQr,
   type PointCost,
   type PointsBundle,
+  type PointsInsufficient,
+  type UserScore,
   type VipPlan,
+  type VipUserInfo,
 } from '@inkstone/shared';
 import { get, post } from './request';
-import type { Page } from './notice';
 
-export type { LedgerEntry, OrderStatus, PayChannel, PayQr, PointCost, PointsBundle, VipPlan };
-
-export interface UserScore {
-  score?: number;
-  totalScore?: number;
-  vipType?: string;
-  expiredTime?: string | null;
-  openPayment?: boolean;
-}
-
-export interface VipUserInfo {
-  isVip: boolean;
-  vipType: string;
-  expiredTime: string | null;
-  openPayment: boolean;
-}
-
-export interface OrderItem {
-  orderNo: string;
-  kind: 'vip' | 'bundle';
-  itemName: string;
-  amount: number;
-  payChannel: string;
-  status: OrderStatus['status'];
-  createdAt: string;
-  paidAt: string | null;
-  sandbox: boolean;
-}
-
-export interface CodeExchangeResult {
-  kind: 'points' | 'vip_days';
-  value: number;
-  score: number;
-  vipExpiredTime: string | null;
-}
-
-export interface InviteRules {
-  inviterReward: number;
-  inviteeReward: number;
-}
-
-export interface ActivityConfig {
-  invite: InviteRules;
-  dailyReward: number;
-  returnReward: number;
-  returnAfterDays: number;
-  openPayment: boolean;
-  /** Points a new account received at registration; 0 = none. */
-  welcomePoints: number;
-}
-
-export interface InvitePopup {
-  inviteCode: string;
-  rules: InviteRules;
-  invitedCount: number;
-  inviteSuccessInfo: { role: 'inviter' | 'invitee'; reward: number; nickname: string; createdAt: string } | null;
-}
-
-export interface Contest {
-  id: string;
-  name: string;
-  startAt: string;
-  endAt: string;
-  active: boolean;
-}
-
-export interface HomepageActivity {
-  dailyReward: number;
-  returnReward: number;
-  logo: string;
-  dailyClaimedToday: boolean | null;
-  contest: Contest | null;
-}
-
-export interface DailyClaim {
-  claimed: boolean;
-  dailyReward: number;
-  returnReward: number;
-  score: number;
-  day: string;
-}
-
-/** What a 1501 reply carries (spec section 4, "Lacking points"). */
-export interface PointsInsufficient {
-  iDataEventId: string;
-  balance: number;
-  need: number;
-}
+export type {
+  ActivityConfig, CodeExchangeResult, Contest, DailyClaim, HomepageActivity, InvitePopup, InviteRules, LedgerEntry, OrderItem, OrderStatus,
+  PayChannel, PayQr, PointCost, PointsBundle, PointsInsufficient, UserScore, VipPlan, VipUserInfo,
+};
 
 /** Which purchase a QR code belongs to: the two kinds have their own create and status calls. */
 export type PurchaseKind = 'vip' | 'bundle';
@@ -135,6 +63,6 @@ export const vipApi = {
   activityConfig: () => get<ActivityConfig>('/vip/activity/config'),
   invitePopup: () => get<InvitePopup>('/vip/activity/invite/popup'),
   homepageActivity: () => get<HomepageActivity>('/activity/homepage/config'),
-  contestTimestamp: () => get<{ serverTime: number; contest: Contest | null }>('/contest/activity/timestamp'),
+  contestTimestamp: () => get<ContestTimestamp>('/contest/activity/timestamp'),
   claimDaily: () => post<DailyClaim>('/vip/activity/daily/claim'),
 };

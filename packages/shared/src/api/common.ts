@@ -24,5 +24,7 @@ export const pageQuery = z.object({
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ records: z.array(item), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
+/** A page of `T` as `pageOf` describes it (for generic client code). */
+export type Page<T> = Omit<z.infer<ReturnType<typeof pageOf>>, 'records'> & { records: T[] };
 
 export const emptyData = z.null();

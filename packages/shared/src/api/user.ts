@@ -67,6 +67,7 @@ export type SettingKey = keyof typeof settingDefinitions;
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
 
 export const settingItemSchema = z.object({ settingKey: z.string(), settingValue: z.string(), label: z.string() });
+export type SettingItem = z.infer<typeof settingItemSchema>;
 export const settingUpdateBody = z.object({
   settingKey: z.enum(settingKeys as [SettingKey, ...SettingKey[]], { error: '未知的设置项' }),
   settingValue: z.string({ error: '请提供设置值' }).max(64, '设置值过长'),

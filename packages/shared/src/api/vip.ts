@@ -22,6 +22,7 @@ export type PointsBundle = z.infer<typeof pointsBundleSchema>;
 
 /** Client hwPoints = score ?? totalScore. */
 export const userScoreSchema = z.object({ score: z.number().int(), totalScore: z.number().int() });
+export type UserScore = z.infer<typeof userScoreSchema>;
 
 export const ledgerEntrySchema = z.object({
   id: z.number().int(),
@@ -38,6 +39,7 @@ export type PointCost = z.infer<typeof pointCostSchema>;
 
 /** Reply data of POINTS_INSUFFICIENT (1501): enough for the lackPoints prompt. */
 export const pointsInsufficientData = z.object({ iDataEventId: z.string(), balance: z.number().int(), need: z.number().int() });
+export type PointsInsufficient = z.infer<typeof pointsInsufficientData>;
 
 export const vipUserInfoSchema = z.object({
   isVip: z.boolean(),
@@ -45,6 +47,7 @@ export const vipUserInfoSchema = z.object({
   expiredTime: z.string().nullable(),
   openPayment: z.boolean(),
 });
+export type VipUserInfo = z.infer<typeof vipUserInfoSchema>;
 
 export const payChannels = ['wechat', 'alipay'] as const;
 export type PayChannel = (typeof payChannels)[number];
@@ -83,6 +86,7 @@ export const orderItemSchema = z.object({
   paidAt: z.string().nullable(),
   sandbox: z.boolean(),
 });
+export type OrderItem = z.infer<typeof orderItemSchema>;
 
 export const couponExchangeBody = z.object({ code: z.string({ error: '请输入兑换码' }).trim().min(4, '兑换码格式不正确').max(64, '兑换码格式不正确') });
 export const rightsCodeQuery = couponExchangeBody;
@@ -92,8 +96,10 @@ export const codeExchangeResultSchema = z.object({
   score: z.number().int(),
   vipExpiredTime: z.string().nullable(),
 });
+export type CodeExchangeResult = z.infer<typeof codeExchangeResultSchema>;
 
 export const inviteRulesSchema = z.object({ inviterReward: z.number().int(), inviteeReward: z.number().int() });
+export type InviteRules = z.infer<typeof inviteRulesSchema>;
 export const activityConfigSchema = z.object({
   invite: inviteRulesSchema,
   dailyReward: z.number().int(),
@@ -103,6 +109,7 @@ export const activityConfigSchema = z.object({
   /** Points every new account received at registration; 0 = none. */
   welcomePoints: z.number().int(),
 });
+export type ActivityConfig = z.infer<typeof activityConfigSchema>;
 export const inviteSuccessInfoSchema = z.object({
   role: z.enum(['inviter', 'invitee']),
   reward: z.number().int(),
@@ -115,6 +122,7 @@ export const invitePopupSchema = z.object({
   invitedCount: z.number().int(),
   inviteSuccessInfo: inviteSuccessInfoSchema.nullable(),
 });
+export type InvitePopup = z.infer<typeof invitePopupSchema>;
 export const homepageActivitySchema = z.object({
   dailyReward: z.number().int(),
   returnReward: z.number().int(),
@@ -122,10 +130,13 @@ export const homepageActivitySchema = z.object({
   dailyClaimedToday: z.boolean().nullable(),
   contest: z.object({ id: z.string(), name: z.string(), startAt: z.string(), endAt: z.string(), active: z.boolean() }).nullable(),
 });
+export type HomepageActivity = z.infer<typeof homepageActivitySchema>;
+export type Contest = NonNullable<HomepageActivity['contest']>;
 export const contestTimestampSchema = z.object({
   serverTime: z.number().int(),
   contest: homepageActivitySchema.shape.contest,
 });
+export type ContestTimestamp = z.infer<typeof contestTimestampSchema>;
 export const dailyClaimSchema = z.object({
   claimed: z.boolean(),
   dailyReward: z.number().int(),
@@ -133,3 +144,4 @@ export const dailyClaimSchema = z.object({
   score: z.number().int(),
   day: z.string(),
 });
+export type DailyClaim = z.infer<typeof dailyClaimSchema>;

@@ -92,9 +92,8 @@ async function loadPoints(): Promise<void> {
     const s = await vipApi.userScore();
     useUserVipStore.getState().setVip({
       hwPoints: pointsFrom(s),
+      // The reply is {score, totalScore} (shared userScoreSchema); VIP state comes from /vip/user/info.
       pointsKnown: true,
-      ...(s.vipType ? { vipType: s.vipType } : {}),
-      ...(s.expiredTime !== undefined ? { expiredTime: s.expiredTime } : {}),
     });
   } catch (e) {
     // 1002 while the VIP module is not deployed: no balance is shown, silently.
