@@ -1,16 +1,7 @@
-import { limits, type LoginResult, type UserProfile } from '@inkstone/shared';
+import { limits, type LoginResult, type UserProfile, type WxQrcode, type WxScanState } from '@inkstone/shared';
 import { get, post } from './request';
 
-export interface WxQrcode {
-  scene: string;
-  url: string;
-  expireSeconds: number;
-  sandbox: boolean;
-}
-export interface WxScanState {
-  status: 'waiting' | 'scanned' | 'expired' | 'used';
-  openid: string | null;
-}
+export type { WxQrcode, WxScanState };
 
 const login = { timeout: limits.loginTimeoutMs };
 

@@ -1,13 +1,19 @@
 import type {
   AbilityCreateBody,
   DraftDetail,
+  DraftItem,
   FestivalItem,
   HomeInput,
+  ImageItem,
   ModelItem,
+  Page,
   Persona,
   PersonaSaveBody,
   QuoteFile,
+  SearchStatus,
   StreamTicket,
+  StyleCard,
+  SuggestWord,
   TaskCreateBody,
   TaskInfo,
   WriteType,
@@ -16,45 +22,7 @@ import { get, post, type DownloadResult, type RequestOptions } from './request';
 
 export type { DraftDetail, FestivalItem, HomeInput, ModelItem, Persona, PersonaSaveBody, QuoteFile, TaskInfo, WriteType };
 
-export interface StyleCard {
-  id: string;
-  name: string;
-  description: string;
-  writeType: WriteType;
-  example: string;
-  tags: string[];
-}
-export interface SuggestWord {
-  word: string;
-  source: 'industry' | 'festival' | 'general';
-}
-export interface SearchStatus {
-  enabled: boolean;
-  provider: string | null;
-  reason: string | null;
-}
-export interface DraftItem {
-  id: number;
-  title: string;
-  summary: string;
-  taskId: string | null;
-  createType: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Page<T> {
-  records: T[];
-  total: number;
-  pageNum: number;
-  pageSize: number;
-}
-export interface ImageItem {
-  id: number;
-  url: string;
-  name: string;
-  keywords: string[];
-  createdAt: string;
-}
+export type { DraftItem, ImageItem, Page, SearchStatus, StyleCard, SuggestWord };
 export type SavedHomeInput = HomeInput & { createType: string };
 
 function multipart(file: File): FormData {

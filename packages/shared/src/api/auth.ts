@@ -23,11 +23,13 @@ export const doLogin0Body = z.object({
 });
 
 export const wxQrcodeSchema = z.object({ scene: z.string(), url: z.string(), expireSeconds: z.number().int(), sandbox: z.boolean() });
+export type WxQrcode = z.infer<typeof wxQrcodeSchema>;
 export const sceneQuery = z.object({ scene: z.string({ error: '请提供 scene' }).trim().min(8, 'scene 无效').max(64, 'scene 无效') });
 export const wxScanStateSchema = z.object({
   status: z.enum(['waiting', 'scanned', 'expired', 'used']),
   openid: z.string().nullable(),
 });
+export type WxScanState = z.infer<typeof wxScanStateSchema>;
 
 export const doLoginWxBody = z.object({
   scene: z.string({ error: '请提供 scene' }).trim().min(8, 'scene 无效').max(64, 'scene 无效'),

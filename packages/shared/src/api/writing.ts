@@ -67,7 +67,9 @@ export const styleCardSchema = z.object({
   example: z.string(),
   tags: z.array(z.string()),
 });
+export type StyleCard = z.infer<typeof styleCardSchema>;
 export const suggestWordSchema = z.object({ word: z.string(), source: z.enum(['industry', 'festival', 'general']) });
+export type SuggestWord = z.infer<typeof suggestWordSchema>;
 
 export const festivalQuery = z.object({ year: z.coerce.number({ error: 'year 必须是数字' }).int().min(2004, '年份超出范围').max(2050, '年份超出范围').optional() });
 export const festivalItemSchema = z.object({
@@ -174,6 +176,7 @@ export const titleGenerateSchema = z.object({ titles: z.array(z.string()), isAi:
 
 // ---- search ----
 export const searchStatusSchema = z.object({ enabled: z.boolean(), provider: z.string().nullable(), reason: z.string().nullable() });
+export type SearchStatus = z.infer<typeof searchStatusSchema>;
 
 // ---- drafts ----
 export const draftItemSchema = z.object({
@@ -185,6 +188,7 @@ export const draftItemSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+export type DraftItem = z.infer<typeof draftItemSchema>;
 export const draftDetailSchema = draftItemSchema.extend({
   html: z.string(),
   markdown: z.string(),
@@ -243,3 +247,4 @@ export type QuoteFile = z.infer<typeof quoteFileSchema>;
 export const uploadResultSchema = z.object({ url: z.string() });
 export const imageSearchQuery = z.object({ keyword: z.string().trim().max(50, '关键词最多50字').default('') });
 export const imageItemSchema = z.object({ id: z.number().int(), url: z.string(), name: z.string(), keywords: z.array(z.string()), createdAt: z.string() });
+export type ImageItem = z.infer<typeof imageItemSchema>;
