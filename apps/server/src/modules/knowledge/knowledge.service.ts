@@ -19,6 +19,8 @@ const MAX_RUNS = 3;
 export const PARSE_STALE_MS = 2 * 60_000;
 /** Characters the readable view returns at most. */
 const TEXT_VIEW_MAX = 2_000_000;
+/** Characters of a non-PDF document chunked and tokenised between two yields to the event loop. */
+const TEXT_SLICE = 20_000;
 
 export interface KnowledgeQuotas {
   docs: number;
@@ -50,6 +52,16 @@ const HEAD_BYTES = 4100;
 const MIME_OF: Record<KnowledgeExt, string> = {
   pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', md: 'text/markdown; charset=utf-8', txt: 'text/plain; charset=utf-8', html: 'text/plain; charset=utf-8',
 };
+
+/** The longest prefix of `buf` that does not end inside a UTF-8 character (at most 3 bytes are dropped). */
+export function utf8Prefix(buf: Buffer): Buffer {
+  let lead = buf.length - 1;
+  while (lead >= 0 && buf.length - lead < 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return buf;
+  const b = buf[lead]!;
+  const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return buf.length - lead < need ? buf.subarray(0, lead) : buf;
+}
 
 const unsupported = () => appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '请上传pdf、docx、md、txt、html格式的文件');
 const tooLarge = () => appError(ErrorCode.FILE_TOO_LARGE, `请上传${knowledgeLimits.fileMaxBytes / 1024 / 1024}MB以内的文件`);
@@ -205,7 +217,8 @@ export class KnowledgeService {
     let size = 0;
     let checked = false;
     const check = async (head: Buffer, complete: boolean) => {
-      const kind = await detectKind(head, complete);
+      // A head cut mid-character is cut back to the last whole UTF-8 character, then judged as complete text.
+      const kind = await detectKind(complete ? head : utf8Prefix(head), true);
       // A docx is a zip: from its head alone file-type may only say "zip"; the whole file is checked below.
       if (kind === 'zip' && expected === 'docx' && !complete) return;
       if (kind !== expected || (mimeKind !== null && mimeKind !== expected)) throw appError(ErrorCode.FILE_TYPE_MISMATCH);
@@ -340,8 +353,27 @@ export class KnowledgeService {
         } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
         // An imported page is named after its title rather than its host.
         const rename = doc.sourceUrl && title ? { name: title.slice(0, knowledgeLimits.docNameMaxLength) } : {};
-        if (!(await this.repo.progress(docId, 50, now(), rename))) throw new DocGone();
-        await add([{ page: null, text }]);
+        if (!(await this.repo.progress(docId, 10, now(), rename))) throw new DocGone();
+        // Long texts go in slices cut at line breaks (offsets stay exact: a slice ends where its line break was),
+        // with a macrotask turn between slices so jieba never holds the process for a whole document.
+        const lines = text.split('\n');
+        let slice: string[] = [];
+        let sliceLen = 0;
+        let done = 0;
+        for (let i = 0; i <= lines.length; i++) {
+          if (i === lines.length || (sliceLen >= TEXT_SLICE && slice.length)) {
+            if (slice.length) await add([{ page: null, text: slice.join('\n') }]);
+            done += sliceLen;
+            slice = [];
+            sliceLen = 0;
+            if (i < lines.length && !(await this.repo.progress(docId, Math.min(99, 10 + Math.floor((done / text.length) * 89)), now()))) throw new DocGone();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          if (i < lines.length) {
+            slice.push(lines[i]!);
+            sliceLen += lines[i]!.length + 1;
+          }
+        }
       }
       if (!chars || !seq) throw new TextRefusedError('文档中没有可读取的文字');
       await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages }, now());
