@@ -1,12 +1,16 @@
 import { ErrorCode, limits } from '@inkstone/shared';
 import type {
+  AccountCount,
   ConnectionState,
+  IntentComment,
   LoginConnectBody,
   LoginConnectReply,
   LoginConnection,
   LoginCookieReply,
   LoginScanReply,
   PlatformAccount as SharedPlatformAccount,
+  PlatformConfig,
+  PlatformLimits,
   PublishArticleBody,
   PublishArticleReply,
   PublishJob,
@@ -26,39 +30,7 @@ export type PlatformAccount = Pick<SharedPlatformAccount, 'id'> & Partial<Shared
 export type BoundAccount = SharedPlatformAccount;
 export type AccountUnread = UnreadCountsReply;
 
-export interface AccountCount {
-  total: number;
-  active: number;
-  expired: number;
-  byPlatform: Record<string, number>;
-}
-
-export interface PlatformLimits {
-  titleMax: number;
-  titleRequired: boolean;
-  bodyMax: number;
-  imagesMin: number;
-  imagesMax: number;
-  topicsMax: number;
-  schedule: { mode: 'native' | 'queue'; minAheadMs: number; maxAheadMs: number } | null;
-}
-export interface PlatformConfig {
-  category: 'config';
-  platforms: { platform: string; platformName: string; sandbox: boolean; limits: PlatformLimits }[];
-}
-
-export interface IntentComment {
-  id: number;
-  accountId: number;
-  noteId: string | null;
-  noteTitle: string | null;
-  author: string;
-  content: string;
-  intents: string[];
-  matched: string[];
-  suggestedReply: string;
-  commentedAt: string;
-}
+export type { AccountCount, IntentComment, PlatformConfig, PlatformLimits };
 
 export interface AccountListQuery {
   pageNum?: number;

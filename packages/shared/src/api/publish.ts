@@ -114,6 +114,7 @@ export const accountCountReply = z.object({
   expired: z.number().int(),
   byPlatform: z.record(z.string(), z.number().int()),
 });
+export type AccountCount = z.infer<typeof accountCountReply>;
 
 export const accountIdQuery = z.object({ accountId: id('accountId') });
 export const unreadCountsSchema = z.object({
@@ -133,6 +134,7 @@ export const platformLimitsSchema = z.object({
   topicsMax: z.number().int(),
   schedule: z.object({ mode: z.enum(['native', 'queue']), minAheadMs: z.number().int(), maxAheadMs: z.number().int() }).nullable(),
 });
+export type PlatformLimits = z.infer<typeof platformLimitsSchema>;
 
 export const passthroughBody = z.discriminatedUnion('category', [
   z.object({ category: z.literal('sessionCheck'), accountId: id('accountId') }),
@@ -147,6 +149,7 @@ export const passthroughReply = z.union([
     platforms: z.array(z.object({ platform: z.string(), platformName: z.string(), sandbox: z.boolean(), limits: platformLimitsSchema })),
   }),
 ]);
+export type PlatformConfig = Extract<z.infer<typeof passthroughReply>, { category: 'config' }>;
 
 // --- publishing --------------------------------------------------------------------------------
 export const publishContentSchema = z.object({
@@ -249,4 +252,5 @@ export const intentCommentSchema = z.object({
   suggestedReply: z.string(),
   commentedAt: z.string(),
 });
+export type IntentComment = z.infer<typeof intentCommentSchema>;
 export const intentCommentReply = z.object({ records: z.array(intentCommentSchema), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
