@@ -140,7 +140,8 @@ export function chunkPages(pages: PageText[], startSeq = 0, baseOffset = 0, head
 
 /** Normalises extracted text: line breaks, runs of blank lines and spaces. */
 export function tidy(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  // NUL bytes cannot be stored in PostgreSQL text.
+  return text.replace(/\r\n?/g, '\n').replaceAll('\u0000', '').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /**
@@ -191,7 +192,7 @@ function htmlBlocks(html: string): string {
 export function htmlMainText(html: string): { title: string | null; text: string } {
   const { document } = parseHTML(html);
   const title = (document.querySelector('title')?.textContent ?? '').trim() || null;
-  let article: { title?: string | null; content?: string | null; textContent?: string | null } | null = null;
+  let article: { title?: string | null; content?: string | null; textContent?: string | null } | null;
   try {
     article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
   } catch {
