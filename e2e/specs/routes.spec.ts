@@ -42,7 +42,7 @@ test('logged out: main layout for the layout routes, standalone routes, unknown 
   await expect(page.getByTestId('header-login')).toBeVisible();
   for (const [path, id] of layoutRoutes) await expectPage(page, path, 'layout-main', id);
   // A feature of a later issue shows the honest coming-soon state.
-  await expectPage(page, '/knowledge', 'layout-main', 'page-knowledge');
+  await expectPage(page, '/dataAnalyse', 'layout-main', 'page-dataAnalyse');
   await expect(page.getByTestId('coming-soon')).toContainText('该功能正在建设中');
   for (const [path, id] of standaloneRoutes) await expectPage(page, path, 'layout-standalone', id);
   await expectPage(page, '/no/such/page', 'layout-main', 'page-notFound');

@@ -166,6 +166,25 @@ export default function EditorPage() {
     return () => window.clearTimeout(t);
   }, [save, title, words, streaming, isLogin, saveNow]);
 
+  // Leaving inside the autosave delay (another page, a hidden tab) must not lose the last edit: save it on the way out.
+  const leaveRef = useRef({ saveNow, canSave: false });
+  useEffect(() => {
+    leaveRef.current = { saveNow, canSave: !streaming && isLogin === true };
+  }, [saveNow, streaming, isLogin]);
+  useEffect(() => {
+    const flush = () => {
+      if (dirty.current && leaveRef.current.canSave) void leaveRef.current.saveNow();
+    };
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      document.removeEventListener('visibilitychange', onHide);
+      flush();
+    };
+  }, []);
+
   const onTitle = (v: string) => {
     setTitle(v);
     dirty.current = true;
