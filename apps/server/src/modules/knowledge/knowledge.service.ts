@@ -8,7 +8,7 @@ import { FetchRefusedError, type SafeFetcher } from '../../integrations/fetch/ty
 import type { Storage } from '../../integrations/storage/types.js';
 import type { JobQueue } from '../../jobs/types.js';
 import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
-import { detectKind, type UploadPart } from '../writing/file.service.js';
+import { detectKind, utf8Prefix, type UploadPart } from '../writing/file.service.js';
 import type { DocFilter, DocRow, KnowledgeRepo } from './knowledge.repo.js';
 import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
 
@@ -52,16 +52,6 @@ const HEAD_BYTES = 4100;
 const MIME_OF: Record<KnowledgeExt, string> = {
   pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', md: 'text/markdown; charset=utf-8', txt: 'text/plain; charset=utf-8', html: 'text/plain; charset=utf-8',
 };
-
-/** The longest prefix of `buf` that does not end inside a UTF-8 character (at most 3 bytes are dropped). */
-export function utf8Prefix(buf: Buffer): Buffer {
-  let lead = buf.length - 1;
-  while (lead >= 0 && buf.length - lead < 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
-  if (lead < 0) return buf;
-  const b = buf[lead]!;
-  const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-  return buf.length - lead < need ? buf.subarray(0, lead) : buf;
-}
 
 const unsupported = () => appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '请上传pdf、docx、md、txt、html格式的文件');
 const tooLarge = () => appError(ErrorCode.FILE_TOO_LARGE, `请上传${knowledgeLimits.fileMaxBytes / 1024 / 1024}MB以内的文件`);

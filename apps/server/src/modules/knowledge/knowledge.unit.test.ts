@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Prefix } from './knowledge.service.js';
+import { utf8Prefix } from '../writing/file.service.js';
 import { CHUNK_MAX, chunkPages, highlightRanges, queryTokens } from './knowledge.text.js';
 
 describe('knowledge text helpers', () => {

@@ -38,6 +38,19 @@ const DECLARED_MIME: Record<string, string> = {
 /** Mime types browsers send when they do not know: they declare nothing. */
 const VAGUE_MIMES = new Set(['application/octet-stream', 'binary/octet-stream', '']);
 
+/**
+ * The head of a partly read file without a UTF-8 character cut at its end (a fixed number of trimmed bytes can
+ * still land inside a CJK character and make valid text look binary).
+ */
+export function utf8Prefix(buf: Buffer): Buffer {
+  let lead = buf.length - 1;
+  while (lead >= 0 && buf.length - lead < 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return buf;
+  const b = buf[lead]!;
+  const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return buf.length - lead < need ? buf.subarray(0, lead) : buf;
+}
+
 /** What the first bytes say: file-type's extension, or "text" for valid UTF-8 without NUL bytes, or null. */
 export async function detectKind(head: Buffer, complete: boolean): Promise<string | null> {
   const ft = await fileTypeFromBuffer(head);
@@ -45,7 +58,7 @@ export async function detectKind(head: Buffer, complete: boolean): Promise<strin
   if (head.includes(0)) return null;
   try {
     // A multi-byte character may be cut at the end of the head: only a complete file must decode fully.
-    new TextDecoder('utf-8', { fatal: true }).decode(complete ? head : head.subarray(0, Math.max(0, head.length - 4)));
+    new TextDecoder('utf-8', { fatal: true }).decode(complete ? head : utf8Prefix(head));
     return 'text';
   } catch {
     return null;
