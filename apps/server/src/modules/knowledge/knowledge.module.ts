@@ -23,7 +23,7 @@ export interface KnowledgeModuleDeps {
 export function createKnowledge(config: Config, d: KnowledgeModuleDeps) {
   const repo = new KnowledgeRepo(d.db);
   const service = new KnowledgeService(repo, d.storage, d.fetcher, d.jobs, d.clock, d.log, parseQuotas(config.KNOWLEDGE_QUOTA));
-  // Parsing is CPU-bound on this thread (pdf.js, jieba): one document at a time per worker process.
+  // Parsing is CPU-bound (pdf.js and mammoth in a bounded worker thread, jieba on this one): one document at a time per worker process.
   if (config.roles.has('worker')) d.jobs.register<{ docId: number }>(PARSE_JOB, async ({ docId }) => service.parse(docId), { concurrency: 1 });
   return { repo, service };
 }

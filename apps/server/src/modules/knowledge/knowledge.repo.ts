@@ -94,9 +94,24 @@ export class KnowledgeRepo {
     return !!row && row.vipType === 'vip' && row.vipExpiredAt !== null && row.vipExpiredAt > now;
   }
 
-  async insertDoc(doc: NewDoc): Promise<DocRow> {
-    const [row] = await this.db.insert(knowledgeDocs).values(doc).returning();
-    return row!;
+  /**
+   * Inserts the document only if its owner's count and bytes stay within the limits. A per-user advisory lock held
+   * to the end of the transaction makes count, sum and insert one step: concurrent uploads of one user queue here,
+   * so two of them can never both take the last place.
+   */
+  async insertDocWithinQuota(
+    doc: NewDoc & { userId: number; size: number },
+    limits: { maxDocs: number; maxBytes: number },
+  ): Promise<{ row: DocRow } | { over: 'docs' | 'bytes'; used: { docs: number; bytes: number } }> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`knowledge-quota:${doc.userId}`}))`);
+      const [u] = await tx.select({ docs: count(), bytes: sum(knowledgeDocs.size) }).from(knowledgeDocs).where(eq(knowledgeDocs.userId, doc.userId));
+      const used = { docs: u?.docs ?? 0, bytes: Number(u?.bytes ?? 0) };
+      if (used.docs + 1 > limits.maxDocs) return { over: 'docs' as const, used };
+      if (used.bytes + doc.size > limits.maxBytes) return { over: 'bytes' as const, used };
+      const [row] = await tx.insert(knowledgeDocs).values(doc).returning();
+      return { row: row! };
+    });
   }
 
   async doc(userId: number, id: number): Promise<DocRow | undefined> {

@@ -7,10 +7,11 @@ import { AppError, appError } from '../../http/errors.js';
 import { FetchRefusedError, type SafeFetcher } from '../../integrations/fetch/types.js';
 import type { Storage } from '../../integrations/storage/types.js';
 import type { JobQueue } from '../../jobs/types.js';
+import { ParseRefusedError, type ParseLimits } from '../../security/isolated-parse.js';
 import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
 import { detectKind, utf8Prefix, type UploadPart } from '../writing/file.service.js';
 import type { DocFilter, DocRow, KnowledgeRepo } from './knowledge.repo.js';
-import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
+import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, KNOWLEDGE_PARSE_LIMITS, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
 
 export const PARSE_JOB = 'knowledge.parse';
 /** Parse runs a document may start before it is failed (a file that kills its worker is not retried forever). */
@@ -60,6 +61,9 @@ const folderNotFound = () => appError(ErrorCode.NOT_FOUND, '文件夹不存在')
 const fmtMb = (b: number) => (b >= 1024 ** 3 ? `${+(b / 1024 ** 3).toFixed(1)}GB` : `${Math.round(b / 1024 / 1024)}MB`);
 
 export class KnowledgeService {
+  /** Bounds of the pdf/docx parse worker (tests narrow them to reach the deadline without a slow file). */
+  parseLimits: Omit<ParseLimits, 'maxChars'> = { ...KNOWLEDGE_PARSE_LIMITS };
+
   constructor(
     private readonly repo: KnowledgeRepo,
     private readonly storage: Storage,
@@ -112,12 +116,14 @@ export class KnowledgeService {
     return { isVip, ...used, maxDocs: isVip ? this.quotas.vipDocs : this.quotas.docs, maxBytes: isVip ? this.quotas.vipBytes : this.quotas.bytes };
   }
 
-  /** Refuses when one more document of `bytes` would pass the count or the space allowed. */
+  /**
+   * Refuses early (before a body is read or fetched) when one more document of `bytes` would pass the count or the
+   * space allowed. Only a courtesy: the binding check is the one insertDocWithinQuota makes with the insert.
+   */
   private async checkQuota(userId: number, bytes: number): Promise<void> {
     const q = await this.quota(userId);
-    const vipHint = q.isVip ? '' : '，开通会员可获得更大空间';
-    if (q.docs + 1 > q.maxDocs) throw appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库最多保存${q.maxDocs}个文档，请删除部分文档后再上传${vipHint}`);
-    if (q.bytes + bytes > q.maxBytes) throw appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库空间已满（已用${fmtMb(q.bytes)}，共${fmtMb(q.maxBytes)}），请删除部分文档后再上传${vipHint}`);
+    if (q.docs + 1 > q.maxDocs) throw quotaError(q, 'docs');
+    if (q.bytes + bytes > q.maxBytes) throw quotaError(q, 'bytes');
   }
 
   // ---- documents ----
@@ -280,7 +286,14 @@ export class KnowledgeService {
       this.log.error({ err }, 'knowledge file could not be stored');
       throw appError(ErrorCode.UPLOAD_FAILED, '上传失败');
     }
-    const row = await this.repo.insertDoc({ userId, ...meta, size: buf.length, storageKey: key });
+    const isVip = await this.repo.isVip(userId, this.clock.now());
+    const limits = { maxDocs: isVip ? this.quotas.vipDocs : this.quotas.docs, maxBytes: isVip ? this.quotas.vipBytes : this.quotas.bytes };
+    const res = await this.repo.insertDocWithinQuota({ userId, ...meta, size: buf.length, storageKey: key }, limits);
+    if ('over' in res) {
+      await this.storage.delete(key).catch((err: unknown) => this.log.warn({ err }, 'refused knowledge file could not be removed'));
+      throw quotaError({ isVip, ...res.used, ...limits }, res.over);
+    }
+    const row = res.row;
     await this.jobs.enqueue(PARSE_JOB, { docId: row.id }, { jobId: `doc-${row.id}` });
     return this.toDoc(row);
   }
@@ -322,20 +335,20 @@ export class KnowledgeService {
       let pages: number | null = null;
       if (doc.ext === 'pdf') {
         let lastReported = 0;
-        pages = await pdfPages(new Uint8Array(buf), async (p, total) => {
+        pages = await pdfPages(buf, async (p, total) => {
           await add([p]);
           const pct = Math.min(99, Math.floor(((p.page ?? 0) / total) * 100));
           if (pct - lastReported >= 2 || p.page === 1) {
             lastReported = pct;
             if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}))) throw new DocGone();
           }
-        });
+        }, this.parseLimits);
       } else {
         let text: string;
         let title: string | null = null;
         if (doc.ext === 'docx') {
           await this.guardZip(buf);
-          text = await docxText(buf);
+          text = await docxText(buf, this.parseLimits);
         } else if (doc.ext === 'html') {
           const main = htmlMainText(buf.toString('utf8'));
           text = main.text;
@@ -369,8 +382,10 @@ export class KnowledgeService {
       await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages }, now());
     } catch (err) {
       if (err instanceof DocGone) return;
-      const shown = err instanceof TextRefusedError || err instanceof AppError ? err.message : '文档解析失败，请检查文件是否完整';
-      if (!(err instanceof TextRefusedError || err instanceof AppError)) this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be parsed');
+      // Deadline, heap and page-count refusals of the parse worker carry a Chinese message; a parser error does not.
+      const known = err instanceof TextRefusedError || err instanceof AppError || (err instanceof ParseRefusedError && err.reason !== 'unreadable');
+      const shown = known ? err.message : '文档解析失败，请检查文件是否完整';
+      if (!known) this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be parsed');
       // A document deleted mid-run makes chunk inserts fail on the foreign key: nothing to record then.
       await this.repo.finishParse(docId, { status: 'failed', errorMsg: shown }, now()).catch(() => undefined);
     }
@@ -419,6 +434,13 @@ export class KnowledgeService {
       hits: rows.map((r) => ({ ...r, ext: r.ext as KnowledgeExt, highlights: highlightRanges(r.text, tokens) })),
     };
   }
+}
+
+/** The quota message for the limit passed; the hint to VIP only for those who are not. */
+function quotaError(q: { isVip: boolean; bytes: number; maxDocs: number; maxBytes: number }, over: 'docs' | 'bytes'): AppError {
+  const vipHint = q.isVip ? '' : '，开通会员可获得更大空间';
+  if (over === 'docs') return appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库最多保存${q.maxDocs}个文档，请删除部分文档后再上传${vipHint}`);
+  return appError(ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, `知识库空间已满（已用${fmtMb(q.bytes)}，共${fmtMb(q.maxBytes)}），请删除部分文档后再上传${vipHint}`);
 }
 
 /** The document was deleted while its parse ran. */

@@ -286,6 +286,52 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     await t.container.jobs.idle();
   });
 
+  it('quota holds under concurrency: with room for 4 documents, 7 simultaneous uploads leave exactly 4 and refuse 3', async () => {
+    const { tokenValue: token, user } = await loginByPhone(t);
+    const replies = await Promise.all(Array.from({ length: 7 }, (_, i) => upload(token, Buffer.from(`第${i}份并发笔记。${filler('并发', 1)}`), `c${i}.txt`, 'text/plain')));
+    expect(replies.filter((r) => r.code === 0)).toHaveLength(4);
+    const refused = replies.filter((r) => r.code !== 0);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) expect(r).toMatchObject({ code: ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED, msg: '知识库最多保存4个文档，请删除部分文档后再上传，开通会员可获得更大空间' });
+    expect(await t.container.db.select().from(knowledgeDocs).where(eq(knowledgeDocs.userId, user.id))).toHaveLength(4);
+    await t.container.jobs.idle();
+  });
+
+  it('pdf and docx parse in a bounded worker: past its deadline or page cap the document fails with a clear message and the server keeps answering', async () => {
+    const { tokenValue: token } = await loginByPhone(t);
+    const service = t.container.knowledge.service;
+    const saved = service.parseLimits;
+    const pdf = chinesePdf([['第一页', filler('期限', 3)], ['第二页', filler('期限', 3)], ['第三页', filler('期限', 3)]]);
+    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: '期限', heading: HeadingLevel.HEADING_1 }), new Paragraph(filler('期限', 3))] }] }));
+    const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    try {
+      // A deadline no parser can meet stands in for a file that would pin a core.
+      service.parseLimits = { ...saved, timeoutMs: 1 };
+      const slow = [await upload(token, pdf, '超时.pdf', 'application/pdf'), await upload(token, docx, '超时.docx', DOCX)];
+      for (const up of slow) {
+        expect(up.code, up.msg).toBe(0);
+        // Another request is answered while the parse runs and after it is stopped.
+        expect((await t.call('GET', '/knowledge/quota', { token })).code).toBe(0);
+        const { doc } = await parsed(token, up.data.id);
+        expect(doc).toMatchObject({ status: 'failed', errorMsg: '文件解析超时，请精简或拆分后上传', chunkCount: 0 });
+        expect(await chunksOf(up.data.id)).toHaveLength(0);
+        // Room for the uploads below (the quota is 4 documents).
+        expect((await t.call('POST', '/knowledge/doc/delete', { token, body: { id: up.data.id } })).code).toBe(0);
+      }
+      service.parseLimits = { ...saved, maxPages: 2 };
+      const many = await upload(token, pdf, '三页.pdf', 'application/pdf');
+      expect((await parsed(token, many.data.id)).doc).toMatchObject({ status: 'failed', errorMsg: 'PDF 超过2页，请拆分后上传' });
+    } finally {
+      service.parseLimits = saved;
+    }
+    // The same files parse under the ordinary limits: the failures above came from the limits alone.
+    for (const up of [await upload(token, pdf, '正常.pdf', 'application/pdf'), await upload(token, docx, '正常.docx', DOCX)]) {
+      expect(up.code, up.msg).toBe(0);
+      expect((await parsed(token, up.data.id)).doc.status).toBe('ready');
+    }
+    expect((await t.call('GET', '/knowledge/quota', { token })).code).toBe(0);
+  }, 120_000);
+
   it("isolates users: another user's ids are not found anywhere, and search never returns them", async () => {
     const a = await loginByPhone(t);
     const b = await loginByPhone(t);

@@ -2,8 +2,7 @@ import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import mammoth from 'mammoth';
-import { getDocumentProxy } from 'unpdf';
+import { docxHtmlIsolated, pdfPagesIsolated, QUOTE_PARSE_LIMITS, type ParseLimits } from '../../security/isolated-parse.js';
 
 /**
  * Text of library documents, cut into passages, and the words the full-text index stores. Pure functions: the
@@ -31,8 +30,15 @@ export const CHUNK_MAX = 600;
 /** Trailing sentences (up to this many characters) repeated at the start of the next chunk. */
 export const CHUNK_OVERLAP = 100;
 
-/** PDF bounds: pages read, and time spent (checked between pages; pdf.js parses on this thread). */
+/** PDF pages read at most; more is refused before any page is read. */
 export const PDF_MAX_PAGES = 1000;
+
+/**
+ * Bounds of the pdf/docx parse worker: the quote files' heap cap, with a longer deadline because a library file may
+ * be a whole book (up to 20 MB, 1000 pages) where a quote file is a few pages. The deadline counts parser time only,
+ * not the time spent storing pages.
+ */
+export const KNOWLEDGE_PARSE_LIMITS: Omit<ParseLimits, 'maxChars'> = { ...QUOTE_PARSE_LIMITS, maxPages: PDF_MAX_PAGES, timeoutMs: 60_000 };
 
 let jieba: Jieba | null = null;
 const seg = () => (jieba ??= Jieba.withDict(dict));
@@ -145,27 +151,12 @@ export function tidy(text: string): string {
 }
 
 /**
- * Text of a PDF page by page (pdf.js with eval off, no font faces, no XFA, no image decoding). Pages are handed to
- * `onPage` one at a time and released, so a 500-page PDF never has more than one page's text in memory.
+ * Text of a PDF page by page, read in a bounded worker (see security/isolated-parse.ts). Pages are handed to
+ * `onPage` one at a time and the next is read only after it settles, so a 500-page PDF never has more than one
+ * page's text in memory. Refusals (deadline, heap, page count) throw ParseRefusedError.
  */
-export async function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: number) => Promise<void>): Promise<number> {
-  const pdf = await getDocumentProxy(buf, { isEvalSupported: false, disableFontFace: true, enableXfa: false, maxImageSize: 0, verbosity: 0 });
-  try {
-    if (pdf.numPages > PDF_MAX_PAGES) throw new TextRefusedError(`PDF 超过${PDF_MAX_PAGES}页，请拆分后上传`);
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
-      page.cleanup();
-      await onPage({ page: n, text: tidy(text) }, pdf.numPages);
-      // pdf.js and PGlite settle in microtasks: without a macrotask turn per page, a long parse would starve every
-      // HTTP request of this process until it ends.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return pdf.numPages;
-  } finally {
-    await pdf.destroy();
-  }
+export function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: number) => Promise<void>, limits: Omit<ParseLimits, 'maxChars'> = KNOWLEDGE_PARSE_LIMITS): Promise<number> {
+  return pdfPagesIsolated(buf, limits, (page, text, total) => onPage({ page, text: tidy(text) }, total));
 }
 
 /** A document the parser refuses; the message is Chinese and fit to show. */
@@ -202,8 +193,7 @@ export function htmlMainText(html: string): { title: string | null; text: string
   return { title: (article?.title ?? '').trim() || title, text: tidy(text) };
 }
 
-/** docx through mammoth's HTML (headings kept as h1..h6), then the same block walk. */
-export async function docxText(buf: Buffer): Promise<string> {
-  const { value } = await mammoth.convertToHtml({ buffer: buf });
-  return tidy(htmlBlocks(value));
+/** docx through mammoth's HTML (headings kept as h1..h6, converted in a bounded worker), then the same block walk. */
+export async function docxText(buf: Buffer, limits: Omit<ParseLimits, 'maxChars'> = KNOWLEDGE_PARSE_LIMITS): Promise<string> {
+  return tidy(htmlBlocks(await docxHtmlIsolated(buf, limits)));
 }
