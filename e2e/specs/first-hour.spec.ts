@@ -114,6 +114,19 @@ test('first hour: SMS sign-up, welcome points, write, picture, bind 沙箱, publ
     const img = page.getByTestId('editor-body').locator('img');
     await expect(img).toHaveCount(1);
     await expect(img).toHaveAttribute('src', /^\/uploads\/images\/[\w-]+\.png$/);
+    // The save state may still read 已保存 for a moment before the insert marks it dirty: judge by the server's copy.
+    const draftId = Number(new URL(page.url()).searchParams.get('draftId'));
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async (id) => {
+            const res = await fetch(`/api/writing/draft/detail?id=${id}`, { headers: { 'inkstone-token': localStorage.getItem('tokenValue') ?? '' } });
+            const body = (await res.json()) as { data?: { html?: string } };
+            return /<img[^>]+src="\/uploads\/images\//.test(body.data?.html ?? '');
+          }, draftId),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     await expect(page.getByTestId('save-state')).toHaveText('已保存', { timeout: 15_000 });
   });
 
