@@ -21,6 +21,16 @@ const PublishDialog = lazy(() => import('../../features/publish/publish-dialog')
 const AUTOSAVE_MS = 1500;
 type SaveState = 'idle' | 'dirty' | 'saving' | 'saved' | 'error';
 
+/** Sets the document; false when this instance was destroyed (its command manager is gone) and a new one must take it. */
+function applyHtml(ed: Editor, html: string): boolean {
+  try {
+    ed.commands.setContent(html, { emitUpdate: false });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export default function EditorPage() {
   const isLogin = useIsLogin();
   const [params] = useSearchParams();
@@ -80,23 +90,31 @@ export default function EditorPage() {
     }
   }, [editor, stream, streaming]);
 
-  const loadDraft = useCallback(
-    async (id: number) => {
-      try {
-        const d = await writingApi.draft(id);
-        setDraftId(d.id);
-        setDraftBy(d.generatedBy ?? null);
-        setTitle(d.title);
-        editor?.commands.setContent(d.html || markdownToHtml(d.markdown), { emitUpdate: false });
-        dirty.current = false;
-        setSave('saved');
-        setLoadError(null);
-      } catch (e) {
-        setLoadError((e as Error).message || '草稿加载失败');
-      }
-    },
-    [editor],
-  );
+  // The draft arrives asynchronously; the editor instance may have been replaced meanwhile (useEditor recreates it), so
+  // the content goes to the live instance, or waits for the next one instead of being lost on a destroyed one.
+  const liveEditor = useRef(editor);
+  const pendingHtml = useRef<string | null>(null);
+  useEffect(() => {
+    liveEditor.current = editor;
+    if (editor && pendingHtml.current !== null && applyHtml(editor, pendingHtml.current)) pendingHtml.current = null;
+  }, [editor]);
+
+  const loadDraft = useCallback(async (id: number) => {
+    try {
+      const d = await writingApi.draft(id);
+      setDraftId(d.id);
+      setDraftBy(d.generatedBy ?? null);
+      setTitle(d.title);
+      const html = d.html || markdownToHtml(d.markdown);
+      const ed = liveEditor.current;
+      if (!ed || !applyHtml(ed, html)) pendingHtml.current = html;
+      dirty.current = false;
+      setSave('saved');
+      setLoadError(null);
+    } catch (e) {
+      setLoadError((e as Error).message || '草稿加载失败');
+    }
+  }, []);
 
   // The finished task became a draft: show the saved version and make the address point at it, so a reload opens the draft.
   useEffect(() => {
