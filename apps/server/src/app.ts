@@ -57,6 +57,8 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // Start-up on a loaded 2-core machine can take the swagger-ui plugin past Fastify's 10 s default; it is not a request path.
+    pluginTimeout: 60_000,
     ...frameworkErrorOptions,
     logController: new RequestLogController(),
   });

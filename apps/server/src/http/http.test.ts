@@ -122,5 +122,6 @@ describe.each(redisUrls)('rate limits shared through Redis at %s', (redisUrl) =>
       await a.close();
       await b.close();
     }
-  });
+    // Two full app start-ups (migrations included) before the eight calls.
+  }, 180_000);
 });
