@@ -9,7 +9,7 @@ import type { Storage } from '../../integrations/storage/types.js';
 import type { JobQueue } from '../../jobs/types.js';
 import { ParseRefusedError, type ParseLimits } from '../../security/isolated-parse.js';
 import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
-import { detectKind, utf8Prefix, type UploadPart } from '../writing/file.service.js';
+import { consume, detectKind, type UploadPart } from '../writing/file.service.js';
 import type { DocFilter, DocRow, KnowledgeRepo } from './knowledge.repo.js';
 import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, KNOWLEDGE_PARSE_LIMITS, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
 
@@ -55,7 +55,6 @@ const MIME_OF: Record<KnowledgeExt, string> = {
 };
 
 const unsupported = () => appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '请上传pdf、docx、md、txt、html格式的文件');
-const tooLarge = () => appError(ErrorCode.FILE_TOO_LARGE, `请上传${knowledgeLimits.fileMaxBytes / 1024 / 1024}MB以内的文件`);
 const notFound = () => appError(ErrorCode.NOT_FOUND, '文档不存在');
 const folderNotFound = () => appError(ErrorCode.NOT_FOUND, '文件夹不存在');
 const fmtMb = (b: number) => (b >= 1024 ** 3 ? `${+(b / 1024 ** 3).toFixed(1)}GB` : `${Math.round(b / 1024 / 1024)}MB`);
@@ -209,33 +208,19 @@ export class KnowledgeService {
     const mimeKind = VAGUE.has(mime) ? null : (MIME_KIND[mime] ?? `other:${mime}`);
     // Count first: a full library refuses before the body is read.
     await this.checkQuota(userId, 0);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let checked = false;
     const check = async (head: Buffer, complete: boolean) => {
-      // A head cut mid-character is cut back to the last whole UTF-8 character, then judged as complete text.
-      const kind = await detectKind(complete ? head : utf8Prefix(head), true);
+      const kind = await detectKind(head, complete);
       // A docx is a zip: from its head alone file-type may only say "zip"; the whole file is checked below.
       if (kind === 'zip' && expected === 'docx' && !complete) return;
       if (kind !== expected || (mimeKind !== null && mimeKind !== expected)) throw appError(ErrorCode.FILE_TYPE_MISMATCH);
     };
-    try {
-      for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > knowledgeLimits.fileMaxBytes) throw tooLarge();
-        chunks.push(chunk);
-        if (!checked && size >= HEAD_BYTES) {
-          checked = true;
-          await check(Buffer.concat(chunks), false);
-        }
-      }
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw appError(ErrorCode.FILE_READ_FAILED);
-    }
-    if (part.file.truncated) throw tooLarge();
+    // The shared upload reader: head checked before anything is kept, size capped on every chunk, empty refused.
+    const chunks: Buffer[] = [];
+    await consume(part, knowledgeLimits.fileMaxBytes, check, async (c) => {
+      chunks.push(c);
+    });
     const buf = Buffer.concat(chunks);
-    if (!buf.length) throw appError(ErrorCode.FILE_READ_FAILED, '文件为空');
+    // The whole file must agree too (a text file must be valid UTF-8 to its end).
     await check(buf, true);
     if (expected === 'docx') await this.guardZip(buf);
     await this.checkQuota(userId, buf.length);

@@ -91,7 +91,7 @@ const tooLarge = (bytes: number) => appError(ErrorCode.FILE_TOO_LARGE, `请上�
  * Reads a part chunk by chunk: the first HEAD_BYTES go to `onHead` before anything is kept; the running size
  * is checked on every chunk, so an oversize upload is refused as soon as it crosses the cap.
  */
-async function consume(part: UploadPart, cap: number, onHead: (head: Buffer, complete: boolean) => Promise<void>, onChunk: (c: Buffer) => Promise<void>): Promise<number> {
+export async function consume(part: UploadPart, cap: number, onHead: (head: Buffer, complete: boolean) => Promise<void>, onChunk: (c: Buffer) => Promise<void>): Promise<number> {
   let size = 0;
   let head: Buffer[] = [];
   let headLen = 0;
