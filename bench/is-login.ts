@@ -1,20 +1,23 @@
 import { TOKEN_NAME } from '@inkstone/shared';
-import { load, loginThroughOutbox, startBareFastify, startProduct } from './lib.js';
+import { alternate, loginThroughOutbox, startBareFastify, startProduct } from './lib.js';
 
-/** GET /api/auth/isLogin with a valid token (session lookup in the embedded database) vs a bare Fastify route. */
+export const figures = ['is-login'] as const;
+
+/** GET /api/auth/isLogin with a valid token (the built product, embedded database) vs a bare Fastify route. */
 export async function run() {
   const product = await startProduct();
   const bare = await startBareFastify();
   try {
     const token = await loginThroughOutbox(product.url, '13900001111');
-    const ours = await load({ url: `${product.url}/api/auth/isLogin`, headers: { [TOKEN_NAME]: token } });
-    const baseline = await load({ url: `${bare.url}/bare` });
+    const check = (await (await fetch(`${product.url}/api/auth/isLogin`, { headers: { [TOKEN_NAME]: token } })).json()) as { code: number; data: boolean };
+    if (check.code !== 0 || check.data !== true) throw new Error(`isLogin sanity check failed: ${JSON.stringify(check)}`);
+    const r = await alternate({ url: `${product.url}/api/auth/isLogin`, headers: { [TOKEN_NAME]: token } }, { url: `${bare.url}/bare` });
     return {
-      scenario: 'GET /api/auth/isLogin (valid token, PGlite) vs bare Fastify route',
-      ours,
-      baseline,
-      throughputRatio: Number((ours.requestsPerSec / baseline.requestsPerSec).toFixed(3)),
-      p99Ratio: Number((ours.p99Ms / Math.max(baseline.p99Ms, 1)).toFixed(2)),
+      scenario: 'GET /api/auth/isLogin (valid token, built product, PGlite) vs bare Fastify route',
+      ...r,
+      figures: [
+        { id: 'is-login', value: `${r.throughputRatio}x (${r.ours.requestsPerSec} vs ${r.baseline.requestsPerSec} req/s)`, pass: r.throughputRatio >= 0.5 && r.ours.non2xx === 0 },
+      ],
     };
   } finally {
     await product.stop();
@@ -22,4 +25,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then((r) => console.log(JSON.stringify(r, null, 2)));
+if (import.meta.url === `file://${process.argv[1]}`) void run().then((r) => console.log(JSON.stringify(r, null, 2)));

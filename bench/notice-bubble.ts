@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { TOKEN_NAME } from '@inkstone/shared';
 import { loadConfig } from '../apps/server/src/config.js';
 import { createContainer } from '../apps/server/src/container.js';
 import { buildApp } from '../apps/server/src/app.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
+import { openFreshPostgres } from '../apps/server/src/test/database.js';
+import { alternate, warmEach, type Figure } from './lib.js';
 import { noticeReads, notices, users } from '../apps/server/src/db/schema/index.js';
 
 const USERS = 1_000;
@@ -42,40 +43,21 @@ async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-async function load(url: string, requests: autocannon.Request[], duration: number) {
-  // The load generator runs on its own thread so it does not share the event loop with the servers it measures.
-  const r = await autocannon({ url, connections: CONNECTIONS, duration, requests, workers: 1 });
-  return { p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, total: r.requests.total };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function summarise(slices: Awaited<ReturnType<typeof load>>[], failures: number) {
-  const total = slices.reduce((n, s) => n + s.total, 0);
-  return {
-    requestsPerSec: Math.round(total / (slices.length * SLICE_S)),
-    p50Ms: median(slices.map((s) => s.p50Ms)),
-    p99Ms: median(slices.map((s) => s.p99Ms)),
-    total,
-    non2xx: slices.reduce((n, s) => n + s.non2xx, 0),
-    errors: slices.reduce((n, s) => n + s.errors, 0),
-    envelopeFailures: failures,
-  };
-}
-
 async function seed(c: Awaited<ReturnType<typeof createContainer>>) {
   const random = rng(42);
   const now = Date.now();
   const inserted = await c.db
     .insert(users)
-    .values(Array.from({ length: USERS }, (_, i) => ({
-      uid: `bench${String(i).padStart(7, '0')}`,
-      username: `u_bench${i}`,
-      nickname: `压测${i}`,
-      phone: `139${String(i).padStart(8, '0')}`,
-      inviteCode: `B${String(i).padStart(7, '0')}`,
-      createdAt: new Date(now - Math.floor(random() * 60) * DAY),
-    })))
+    .values(
+      Array.from({ length: USERS }, (_, i) => ({
+        uid: `bench${String(i).padStart(7, '0')}`,
+        username: `u_bench${i}`,
+        nickname: `压测${i}`,
+        phone: `139${String(i).padStart(8, '0')}`,
+        inviteCode: `B${String(i).padStart(7, '0')}`,
+        createdAt: new Date(now - Math.floor(random() * 60) * DAY),
+      })),
+    )
     .returning({ id: users.id });
   const userIds = inserted.map((u) => u.id);
   const tokens: string[] = [];
@@ -83,7 +65,12 @@ async function seed(c: Awaited<ReturnType<typeof createContainer>>) {
 
   const broadcastIds: number[] = [];
   for (let i = 0; i < BROADCASTS; i++) {
-    const n = await c.services.notices.publish({ title: `系统公告 ${i}`, content: '内容'.repeat(40), type: i % 3 === 0 ? 'activity' : 'system', publishedAt: new Date(now - (BROADCASTS - i) * 12 * 60 * 60 * 1000) });
+    const n = await c.services.notices.publish({
+      title: `系统公告 ${i}`,
+      content: '内容'.repeat(40),
+      type: i % 3 === 0 ? 'activity' : 'system',
+      publishedAt: new Date(now - (BROADCASTS - i) * 12 * 60 * 60 * 1000),
+    });
     broadcastIds.push(n.id);
   }
   for (let i = 0; i < PERSONAL; i++) {
@@ -92,13 +79,23 @@ async function seed(c: Awaited<ReturnType<typeof createContainer>>) {
   // About half of the broadcasts read by each user.
   const reads = userIds.flatMap((userId) => broadcastIds.filter(() => random() < 0.5).map((noticeId) => ({ userId, noticeId })));
   for (let i = 0; i < reads.length; i += 5_000) await c.db.insert(noticeReads).values(reads.slice(i, i + 5_000));
-  return { tokens, reads: reads.length, notices: (await c.db.$count(notices)) };
+  return { tokens, reads: reads.length, notices: await c.db.$count(notices) };
 }
 
-/** GET /api/notice/bubble for 1,000 logged-in users (session lookup + unread count on PGlite) vs a bare Fastify route. */
-export async function run(): Promise<Record<string, unknown>> {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANON_PER_MINUTE: '1000000000', APP_SECRET_KEY: 'ab'.repeat(32), PORT: '0', HOST: '127.0.0.1' });
-  const database = await openDatabase({ dataDir: null });
+export const figures = ['bubble-pg', 'bubble-pglite', 'bubble-p99'] as const;
+
+async function measure(kind: 'postgres' | 'pglite') {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_ANON_PER_MINUTE: '1000000000',
+    APP_SECRET_KEY: 'ab'.repeat(32),
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const database = kind === 'postgres' ? await openFreshPostgres(adminUrl!, 'bench') : await openDatabase({ dataDir: null });
   const container = await createContainer(config, { database, logger: pino({ level: 'silent' }) });
   const app = await buildApp(container);
   const oursCounter = countFailures(app);
@@ -111,33 +108,31 @@ export async function run(): Promise<Record<string, unknown>> {
     const bareUrl = await listen(bare);
 
     // Every user answers, with a plausible count, before anything is timed.
-    const sample = await Promise.all(seeded.tokens.slice(0, 20).map(async (token) => (await (await fetch(`${oursUrl}/api/notice/bubble`, { headers: { [TOKEN_NAME]: token } })).json()) as { code: number; data: { unreadNoticeNum: number } }));
-    if (sample.some((s) => s.code !== 0 || s.data.unreadNoticeNum < 0 || s.data.unreadNoticeNum > BROADCASTS + PERSONAL)) throw new Error(`bubble sanity check failed: ${JSON.stringify(sample[0])}`);
+    const sample = await Promise.all(
+      seeded.tokens
+        .slice(0, 20)
+        .map(
+          async (token) =>
+            (await (await fetch(`${oursUrl}/api/notice/bubble`, { headers: { [TOKEN_NAME]: token } })).json()) as { code: number; data: { unreadNoticeNum: number } },
+        ),
+    );
+    if (sample.some((s) => s.code !== 0 || s.data.unreadNoticeNum < 0 || s.data.unreadNoticeNum > BROADCASTS + PERSONAL))
+      throw new Error(`bubble sanity check failed: ${JSON.stringify(sample[0])}`);
 
     const requests = seeded.tokens.map((token) => ({ method: 'GET' as const, path: '/api/notice/bubble', headers: { [TOKEN_NAME]: token } }));
-    await load(oursUrl, requests, WARMUP_S);
-    await load(bareUrl, requests, WARMUP_S);
+    await warmEach(oursUrl, requests);
     oursCounter.failures = 0;
     bareCounter.failures = 0;
-    // Alternating short slices: on a shared machine, load from other processes then hits both sides alike.
-    const oursSlices = [];
-    const bareSlices = [];
-    for (let i = 0; i < SLICES; i++) {
-      oursSlices.push(await load(oursUrl, requests, SLICE_S));
-      bareSlices.push(await load(bareUrl, requests, SLICE_S));
-    }
-    const ours = summarise(oursSlices, oursCounter.failures);
-    const baseline = summarise(bareSlices, bareCounter.failures);
+    const r = await alternate({ url: oursUrl, requests }, { url: bareUrl, requests }, { connections: CONNECTIONS, slices: SLICES, sliceS: SLICE_S, warmupS: WARMUP_S });
+    const failures = { ours: oursCounter.failures, baseline: bareCounter.failures };
+    // Many online users at once: the tail latency with 256 connections open.
+    const wide = kind === 'postgres' ? await alternate({ url: oursUrl, requests }, { url: bareUrl, requests }, { connections: 256, slices: 3, sliceS: 2, warmupS: 1 }) : null;
     return {
-      scenario: `GET /api/notice/bubble, ${USERS} users' tokens in rotation (PGlite in memory) vs a bare Fastify route`,
+      database: kind,
       data: { users: USERS, notices: seeded.notices, broadcasts: BROADCASTS, personal: PERSONAL, readRows: seeded.reads },
-      connections: CONNECTIONS,
-      durationS: SLICES * SLICE_S,
-      latency: `p50/p99: median over ${SLICES} alternating ${SLICE_S} s slices`,
-      ours,
-      baseline,
-      throughputRatio: Number((ours.requestsPerSec / baseline.requestsPerSec).toFixed(3)),
-      p99Ratio: Number((ours.p99Ms / Math.max(baseline.p99Ms, 1)).toFixed(2)),
+      ...r,
+      envelopeFailures: failures,
+      at256: wide && { ours: wide.ours, baseline: wide.baseline },
     };
   } finally {
     await bare.close();
@@ -146,4 +141,32 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then((r) => console.log(JSON.stringify(r, null, 2)));
+/** GET /api/notice/bubble for 1,000 logged-in users (session lookup + unread count) vs a bare Fastify route, on PostgreSQL and PGlite. */
+export async function run(): Promise<Record<string, unknown>> {
+  const hasPg = Boolean(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
+  const pg = hasPg ? await measure('postgres') : null;
+  const lite = await measure('pglite');
+  const ok = (m: Awaited<ReturnType<typeof measure>>) => m.ours.non2xx === 0 && m.ours.errors === 0 && m.envelopeFailures.ours === 0;
+  const figures: Figure[] = [
+    pg
+      ? { id: 'bubble-pg', value: `${pg.throughputRatio}x (${pg.ours.requestsPerSec} vs ${pg.baseline.requestsPerSec} req/s)`, pass: pg.throughputRatio >= 0.5 && ok(pg) }
+      : { id: 'bubble-pg', value: 'no BENCH_DATABASE_URL / TEST_DATABASE_URL', pass: false },
+    {
+      id: 'bubble-pglite',
+      value: `${lite.throughputRatio}x (${lite.ours.requestsPerSec} vs ${lite.baseline.requestsPerSec} req/s)`,
+      pass: lite.throughputRatio >= 0.3 && ok(lite),
+    },
+    pg?.at256
+      ? { id: 'bubble-p99', value: `p99 ${pg.at256.ours.p99Ms} ms (bare Fastify ${pg.at256.baseline.p99Ms} ms)`, pass: pg.at256.ours.p99Ms <= 10 && pg.at256.ours.errors === 0 }
+      : { id: 'bubble-p99', value: 'not measured (no PostgreSQL)', pass: false },
+  ];
+  return {
+    scenario: `GET /api/notice/bubble, ${USERS} users' tokens in rotation, in process, vs a bare Fastify route answering the same envelope`,
+    latency: 'p50/p99: median over alternating slices',
+    postgres: pg,
+    pglite: lite,
+    figures,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void run().then((r) => console.log(JSON.stringify(r, null, 2)));

@@ -1,5 +1,5 @@
 /**
- * Points charge throughput: 50-way concurrent PointsService.charge() (conditional update + ledger row
+ * Points charge throughput: 50-way concurrent PointsService.charge() on one user (conditional update + ledger row
  * in one transaction) against a baseline of plain single-row `update ... set x = x + 1` at the same
  * concurrency, in the same run. Verifies exactness: successes == balance drop == ledger rows.
  *
@@ -12,10 +12,15 @@ import { openFreshPostgres } from '../apps/server/src/test/database.js';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/client.js';
 import { pointsLedger, users } from '../apps/server/src/db/schema/index.js';
 import { PointsService } from '../apps/server/src/modules/vip/points.service.js';
+import { PointsRepo } from '../apps/server/src/modules/vip/points.repo.js';
+import type { Figure } from './lib.js';
+
+export const figures = ['points-rate', 'points-ratio'] as const;
 import { systemClock } from '../apps/server/src/clock.js';
 
 const CONCURRENCY = 50;
-const USERS = 50;
+// Issue 11: "50-way on one user" — every charge (and every baseline update) hits the same row.
+const USERS = 1;
 const CHARGES = Number(process.env.BENCH_CHARGES ?? 4000);
 const COST = 3;
 
@@ -47,7 +52,7 @@ export async function run() {
   const database = await openBenchDatabase();
   const { db } = database;
   try {
-    const points = new PointsService(db, systemClock);
+    const points = new PointsService(new PointsRepo(db), systemClock);
     const tag = randomBytes(3).toString('hex');
     const perUser = Math.ceil(CHARGES / USERS);
     const seeded = await db
@@ -58,9 +63,19 @@ export async function run() {
     for (const id of ids) await points.grant(id, perUser * COST, { reason: 'bench seed', idempotencyKey: `bench:${tag}:seed:${id}` });
 
     // Warm-up so both measurements run on a warm pool and plan cache.
-    await pool(200, CONCURRENCY, (i) => db.update(users).set({ pointsTotal: sql`${users.pointsTotal} + 0` }).where(eq(users.id, ids[i % USERS]!)));
+    await pool(200, CONCURRENCY, (i) =>
+      db
+        .update(users)
+        .set({ pointsTotal: sql`${users.pointsTotal} + 0` })
+        .where(eq(users.id, ids[i % USERS]!)),
+    );
 
-    const baselineMs = await pool(CHARGES, CONCURRENCY, (i) => db.update(users).set({ pointsTotal: sql`${users.pointsTotal} + 1` }).where(eq(users.id, ids[i % USERS]!)));
+    const baselineMs = await pool(CHARGES, CONCURRENCY, (i) =>
+      db
+        .update(users)
+        .set({ pointsTotal: sql`${users.pointsTotal} + 1` })
+        .where(eq(users.id, ids[i % USERS]!)),
+    );
 
     let ok = 0;
     let refused = 0;
@@ -73,7 +88,10 @@ export async function run() {
       }
     });
 
-    const [after] = await db.select({ balance: sql<string>`sum(${users.pointsBalance})` }).from(users).where(inArray(users.id, ids));
+    const [after] = await db
+      .select({ balance: sql<string>`sum(${users.pointsBalance})` })
+      .from(users)
+      .where(inArray(users.id, ids));
     const [ledger] = await db
       .select({ n: sql<string>`count(*)`, sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)` })
       .from(pointsLedger)
@@ -81,7 +99,14 @@ export async function run() {
     const balanceDrop = USERS * perUser * COST - Number(after!.balance);
     const exact = ok === CHARGES && refused === 0 && balanceDrop === ok * COST && Number(ledger!.n) === ok && -Number(ledger!.sum) === balanceDrop;
 
+    const perSecond = Math.round((CHARGES / chargeMs) * 1000);
+    const ratioToBaseline = Number((baselineMs / chargeMs).toFixed(3));
+    const onPg = database.label === 'postgres';
     const result = {
+      figures: [
+        { id: 'points-rate', value: `${perSecond}/s (${database.label}${exact ? ', exact' : ', NOT exact'})`, pass: onPg && exact && perSecond >= 1000 },
+        { id: 'points-ratio', value: `${ratioToBaseline}x (${Math.round((CHARGES / baselineMs) * 1000)} plain updates/s)`, pass: onPg && exact && ratioToBaseline >= 0.5 },
+      ] satisfies Figure[],
       database: database.label,
       concurrency: CONCURRENCY,
       charges: CHARGES,
@@ -105,4 +130,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(console.log);
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -9,7 +9,9 @@ import { BrowserPool } from '../apps/server/src/browser/pool.js';
 import { SandboxSite } from '../apps/server/src/integrations/platforms/sandbox-site.js';
 import { SandboxPlatformAdapter } from '../apps/server/src/integrations/platforms/sandbox.js';
 
-const NOTES = 10;
+const NOTES = Number(process.env.BENCH_NOTES ?? 10);
+
+export const figures = ['browser-pool'] as const;
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const log = pino({ level: 'silent' });
 
@@ -72,7 +74,11 @@ export async function run() {
   const { scanUrl } = JSON.parse(start.state) as { scanUrl: string };
   const ticket = new URL(scanUrl).searchParams.get('ticket')!;
   await fetch(scanUrl);
-  await fetch(`${base}/sandbox-platform/m/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ticket, identity: '压测账号' }).toString() });
+  await fetch(`${base}/sandbox-platform/m/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ticket, identity: '压测账号' }).toString(),
+  });
   for (let i = 0; i < 50 && (await loginAdapter.pollLogin(start.state)).scanState !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 200));
   const { session } = await loginAdapter.completeLogin(start.state);
   await loginPool.close();
@@ -97,11 +103,13 @@ export async function run() {
     await warmPool.close();
     const published = site.notes().length;
     if (published !== NOTES * 2) throw new Error(`expected ${NOTES * 2} notes on the sandbox site, found ${published}`);
+    const speedup = Number((baseline.totalMs / warm.totalMs).toFixed(2));
     return {
+      figures: [{ id: 'browser-pool', value: `${speedup}x (${warm.perNoteMs} vs ${baseline.perNoteMs} ms a note)`, pass: speedup >= 3 }],
       scenario: `publish ${NOTES} notes to the sandbox platform: warm pool (one chromium, context reused) vs a browser launched per note`,
       ours: { ...warm, browserLaunches: launches },
       baseline: { ...baseline, browserLaunches: NOTES },
-      speedup: Number((baseline.totalMs / warm.totalMs).toFixed(2)),
+      speedup,
       peakMemoryRatio: Number((warm.peakRssMb / baseline.peakRssMb).toFixed(2)),
     };
   } finally {
@@ -109,4 +117,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(console.log);
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

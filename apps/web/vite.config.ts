@@ -3,6 +3,11 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // The web uses only the constants and helpers of the shared package at run time (its types are erased): the
+    // zod-free entry keeps zod and every schema out of the bundle. Importing a schema at run time fails the build.
+    alias: [{ find: /^@inkstone\/shared$/, replacement: '@inkstone/shared/web' }],
+  },
   server: {
     proxy: { '/api': 'http://localhost:3000', '/publish-api': 'http://localhost:3000', '/healthz': 'http://localhost:3000' },
   },

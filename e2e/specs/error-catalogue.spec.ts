@@ -16,8 +16,7 @@ async function openLogin(page: Page) {
   return modal;
 }
 
-const stubSend = (page: Page, body: object) =>
-  page.route('**/api/auth/send/msg?*', (route) => route.fulfill({ json: body }));
+const stubSend = (page: Page, body: object) => page.route('**/api/auth/send/msg?*', (route) => route.fulfill({ json: body }));
 const messages = (page: Page) => page.locator('.ant-message-notice');
 
 test('905/912/other show the msg; 933 warns; 999 server busy; every code is reported', async ({ page }) => {

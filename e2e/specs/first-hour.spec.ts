@@ -185,7 +185,7 @@ test('first hour: SMS sign-up, welcome points, write, picture, bind 沙箱, publ
 
   await test.step('an article without pictures: the dialog says why up front and a generated cover makes it publishable', async () => {
     // Back to the default layout (flag off) where the home input writes articles.
-    await page.unroute('**/api/features');
+    await page.unroute('**/api/eval/*');
     await page.evaluate(() => localStorage.removeItem('gbFeaturesCache'));
     await writeArticle(page, '分享三个提高阅读效率的小方法', '高效阅读三步法');
     await expect(page.getByTestId('editor-body').locator('img')).toHaveCount(0);

@@ -3,9 +3,12 @@ import { chinesePdf } from '../../apps/server/src/modules/knowledge/pdf-fixture.
 
 /**
  * 知识库: upload a real multi-page Chinese PDF from the page -> its parse progress ends in 已解析 -> search finds a
- * phrase with its page and the words marked -> the hit opens /pdfDetail at that page with the passage marked.
+ * phrase with its page and the words marked -> the hit opens /pdfDetail at that page with the passage marked ->
+ * the home input quotes the document (the quote picker) and the offline writer writes an article citing it [n] ->
+ * in the editor a click on the citation opens the PDF at the cited page with the passage marked.
  */
-test('upload a PDF, search it, open the passage at its page', async ({ page, request }) => {
+test('upload a PDF, search it, open the passage at its page, write quoting it, open a citation from the editor', async ({ page, request }) => {
+  test.setTimeout(120_000);
   const s = await apiLogin(request);
   await seedSession(page, s);
   await page.goto('/knowledge');
@@ -23,6 +26,8 @@ test('upload a PDF, search it, open the passage at its page', async ({ page, req
     const row = page.getByTestId('docs-table').getByRole('row', { name: /行业报告\.pdf/ });
     await expect(row.getByTestId('doc-status')).toHaveText(/已解析 · 3页/);
     await expect(page.getByTestId('kn-quota')).toContainText('已用 1/');
+    // The e2e server runs without an embeddings model: the page says search is words only.
+    await expect(page.getByTestId('kn-search-note')).toHaveText('未配置向量模型（EMBEDDINGS_BASE_URL），向量检索未开启：仅全文检索');
   });
 
   await test.step('search finds the phrase with its page, words marked', async () => {
@@ -44,5 +49,37 @@ test('upload a PDF, search it, open the passage at its page', async ({ page, req
     await expect(page.getByTestId('pd-thumb')).toHaveCount(3);
     await page.getByTestId('pd-next').click();
     await expect(view).toHaveAttribute('data-page', '3');
+  });
+
+  await test.step('the home input quotes the document; the article cites it', async () => {
+    await page.goto('/');
+    await expect(page.getByTestId('model-select')).toContainText('离线写作助手');
+    await page.getByRole('combobox', { name: '引用知识库' }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '行业报告.pdf' }).first().click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('knowledge-quote')).toContainText('行业报告.pdf');
+    await page.getByRole('textbox', { name: '写作主题' }).fill('动力电池回收的产业机会');
+    const created = page.waitForResponse((r) => r.url().includes('/api/mp/task/create'));
+    await page.getByTestId('home-start').click();
+    const body = (await (await created).request().postDataJSON()) as { knowledge?: { docIds: number[] } };
+    expect(body.knowledge?.docIds).toHaveLength(1);
+    await expect(page).toHaveURL(/\/editor\?draftId=\d+$/, { timeout: 30_000 });
+    await expect(page.getByTestId('editor-body')).toContainText('[1] 行业报告.pdf 第2页 /pdfDetail?');
+  });
+
+  await test.step('a click on the citation in the editor opens the PDF at that page with the passage marked', async () => {
+    const reference = page
+      .getByTestId('editor-body')
+      .locator('p')
+      .filter({ hasText: /\[1\] 行业报告\.pdf 第2页/ })
+      .first();
+    const opened = page.context().waitForEvent('page');
+    await reference.getByText(/行业报告\.pdf 第2页/).click();
+    const viewer = await opened;
+    await expect(viewer).toHaveURL(/\/pdfDetail\?fileId=\d+&page=2&q=/);
+    const view = viewer.getByTestId('pd-page-view');
+    await expect(view).toHaveAttribute('data-page', '2');
+    await expect(view.locator('.pd-hl').first()).toBeAttached();
+    await viewer.close();
   });
 });

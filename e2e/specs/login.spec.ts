@@ -41,7 +41,10 @@ test('SMS login end to end: sandbox outbox, profile fill, nickname, logout', asy
 
   await (await openUserMenu(page)).getByRole('menuitem', { name: '修改昵称' }).click();
   await page.getByLabel('新昵称').fill('砚台测试');
-  await page.getByTestId('change-nickname').getByRole('button', { name: /保\s*存/ }).click();
+  await page
+    .getByTestId('change-nickname')
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
   await expect(page.getByTestId('user-nickname')).toHaveText('砚台测试');
 
   const loggedOut = page.waitForResponse('**/api/auth/logout*');

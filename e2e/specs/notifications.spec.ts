@@ -96,7 +96,5 @@ test('notifications page: bell in the header, and a loading, list, empty or erro
   await page.goto('/');
   await page.getByTestId('header-bell').click();
   await expect(page.getByTestId('page-notifications')).toBeVisible();
-  await expect(
-    page.getByTestId('notifications-list').or(page.getByTestId('notifications-empty')).or(page.getByTestId('notifications-error')),
-  ).toBeVisible();
+  await expect(page.getByTestId('notifications-list').or(page.getByTestId('notifications-empty')).or(page.getByTestId('notifications-error'))).toBeVisible();
 });

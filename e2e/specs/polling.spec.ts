@@ -19,10 +19,18 @@ test('polls the notice bubble every 15 s while logged in and stops on logout', a
     expect(bubbles).toBe(expected);
   }
 
+  const loggedOut = page.waitForResponse('**/api/auth/logout**');
   await (await openUserMenu(page)).getByRole('menuitem', { name: '退出登录' }).click();
-  // The fake clock also holds the menu's close animation and React's commit timers: let a second pass.
-  await page.clock.runFor(1_000);
-  await expect(page.getByTestId('header-login')).toBeVisible();
+  await loggedOut;
+  // The fake clock also holds the menu's close animation and React's commit timers: advance it in small steps until the
+  // logged-out header shows (a single fixed step raced the logout reply on a loaded machine). Steps stay far below the
+  // 15 s poll interval, so a poll still running after logout would be counted below.
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(250);
+      return page.getByTestId('header-login').isVisible();
+    })
+    .toBe(true);
   await page.clock.runFor(45_000);
   await page.waitForTimeout(300);
   expect(bubbles).toBe(4);

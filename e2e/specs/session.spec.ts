@@ -28,7 +28,10 @@ test('430 on a normal call opens the login modal; on a background call it does n
   await (await openUserMenu(page)).getByRole('menuitem', { name: '修改昵称' }).click();
   await page.getByLabel('新昵称').fill('新的昵称');
   const res = page.waitForResponse('**/api/user/change-nickname?*');
-  await page.getByTestId('change-nickname').getByRole('button', { name: /保\s*存/ }).click();
+  await page
+    .getByTestId('change-nickname')
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
   expect((await (await res).json()).code).toBe(430);
   await expect(page.getByTestId('login-modal')).toBeVisible();
   await expect(page.getByTestId('header-login')).toBeVisible();

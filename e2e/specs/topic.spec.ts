@@ -82,3 +82,25 @@ test('tracks at onboarding, hot topics, collect, angles, write this, divergent m
     await expect(page.getByTestId('divergent-canvas').getByText('事件梳理：一文看懂：冬季露营')).toBeVisible({ timeout: 20_000 });
   });
 });
+
+/** The calendar on /topic lists what the server dates (chinese-days + the marketing table), not dates typed in the web. */
+test('the calendar shows the marketing days the server dates (双11 in November) and writes from a suggested topic', async ({ page, request }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  // A fixed browser date, so the month shown is November whatever day the suite runs; the dates come from the server.
+  await page.clock.setFixedTime(new Date('2026-11-05T10:00:00+08:00'));
+  const calendar = page.waitForResponse((r) => r.url().includes('/api/topic/v3/calendar') && r.url().includes('month=2026-11'));
+  await page.goto('/topic');
+  await page.getByTestId('topic-view').getByText('节日日历').click();
+  const served = (await (await calendar).json()).data as { days: Array<{ name: string; type: string; date: string; topics: string[] }> };
+  expect(served.days).toContainEqual(expect.objectContaining({ name: '双11', type: 'marketing', date: '2026-11-11' }));
+  const days = page.getByTestId('topic-calendar-day');
+  await expect(days.filter({ hasText: '双11' })).toContainText('营销节点');
+  await expect(days.filter({ hasText: '小雪' })).toContainText('节气');
+  // Every entry the server sent is listed, and nothing else.
+  await expect(days).toHaveCount(served.days.length);
+  await expect(page.getByTestId('topic-calendar').locator('.topic-cal-mark').filter({ hasText: '双11' })).toBeVisible();
+  await days.filter({ hasText: '双11' }).getByTestId('topic-calendar-topic').filter({ hasText: '双11必买清单' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('textbox', { name: '写作主题' })).toHaveValue(/双11必买清单/);
+});

@@ -209,8 +209,7 @@ test('/purchaseAgreement is the real text', async ({ page }) => {
 
 test.describe('on a phone', () => {
   test.use({
-    userAgent:
-      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
     viewport: { width: 390, height: 844 },
   });
 
@@ -239,9 +238,7 @@ test.describe('on a phone', () => {
     await expect(modal).toHaveCount(0);
 
     // The invitee was registered with the code: both sides got their reward.
-    await expect
-      .poll(async () => (await apiData<{ invitedCount: number }>(request, '/api/vip/activity/invite/popup', inviter)).invitedCount, { timeout: 15_000 })
-      .toBe(1);
+    await expect.poll(async () => (await apiData<{ invitedCount: number }>(request, '/api/vip/activity/invite/popup', inviter)).invitedCount, { timeout: 15_000 }).toBe(1);
   });
 
   test('/activity with an integralCode offers redemption after login', async ({ page, request }) => {

@@ -109,9 +109,31 @@ test('a new user writes, resumes, edits and exports an article with the offline 
     ({ taskId, cut, text }) =>
       sessionStorage.setItem(
         'writing:stream',
-        JSON.stringify({ taskId, status: 'streaming', text, reasoning: '', title: '', stage: 'write', message: '', percent: 30, stages: [], sources: [], usage: null, draftId: null, error: null, lastEventId: cut }),
+        JSON.stringify({
+          taskId,
+          status: 'streaming',
+          text,
+          reasoning: '',
+          title: '',
+          stage: 'write',
+          message: '',
+          percent: 30,
+          stages: [],
+          sources: [],
+          usage: null,
+          draftId: null,
+          error: null,
+          lastEventId: cut,
+        }),
       ),
-    { taskId, cut, text: seen.filter((e) => e.type === 'delta').map((e) => e.data.text as string).join('') },
+    {
+      taskId,
+      cut,
+      text: seen
+        .filter((e) => e.type === 'delta')
+        .map((e) => e.data.text as string)
+        .join(''),
+    },
   );
   await page.goto(`/editor?taskId=${taskId}`);
   await expect(page).toHaveURL(draftUrl);

@@ -6,7 +6,9 @@ const uniq = () => (Date.now() % 1_000_000) * 100 + (seq++ % 100) + process.pid;
 /** Distinct 11-digit numbers per test (13/15/18 prefixes), so SMS limits never collide. */
 export function randomPhone(): string {
   const prefix = ['13', '15', '18'][seq % 3]!;
-  const body = String(uniq() * 7 + Math.floor(Math.random() * 1000)).slice(-9).padStart(9, '0');
+  const body = String(uniq() * 7 + Math.floor(Math.random() * 1000))
+    .slice(-9)
+    .padStart(9, '0');
   return `${prefix}${body}`;
 }
 
@@ -81,11 +83,12 @@ export async function seedSession(page: Page, s: Pick<Session, 'tokenName' | 'to
   );
 }
 
-/** The agent-state flag on: the only stubbed payload in the route specs (the flag service is external-ish). */
+/** The track (赛道) the e2e server's FEATURES_FILE targets agent-state on (global-setup.ts); no other spec picks it. */
+export const AGENT_BETA_TRACK = '智能体内测';
+
+/** The agent-state flag on: the only stubbed payload in the route specs (the server's remote evaluation answer). */
 export async function flagOn(page: Page) {
-  await page.route('**/api/features', (route) =>
-    route.fulfill({ json: { features: { 'agent-state': { defaultValue: true } } } }),
-  );
+  await page.route('**/api/eval/*', (route) => route.fulfill({ json: { features: { 'agent-state': { defaultValue: true } } } }));
 }
 
 export async function mintHandoverToken(request: APIRequestContext, s: Session): Promise<string> {
@@ -118,8 +121,7 @@ export async function recordNotifications(page: Page) {
   });
 }
 
-export const shownNotifications = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
+export const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
 
 /**
  * Opens the header's user menu and returns it once it can take a click. The menu code loads after first

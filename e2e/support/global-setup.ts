@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startOpenAiStandin } from '../../apps/server/src/test/standins/openai-compatible.js';
+import { AGENT_BETA_TRACK } from './fixtures.js';
+import { startOpenAiStandin, type ChatRequestBody, type StandinReply } from '../../apps/server/src/test/standins/openai-compatible.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,6 +27,34 @@ const STANDIN_ARTICLE = [
   '',
   '慢一点骑，看见的风景会更多。模拟模型输出到此结束。',
 ].join('\n');
+
+/** The graphic writer's plan (its prompt asks for a 小红书图文笔记), as a model answers it. */
+const STANDIN_PLAN = `\`\`\`json\n${JSON.stringify({
+  title: '周末露营清单',
+  body: '第一次露营也不慌，清单都在图里。',
+  tags: ['露营', '户外'],
+  cards: [
+    { template: 'cover', heading: '周末露营清单', text: '新手必看', imagePrompt: '', picture: 'card' },
+    { template: 'checklist', heading: '装备', text: '帐篷\n睡袋\n营地灯', imagePrompt: '', picture: 'card' },
+  ],
+})}\n\`\`\``;
+
+/**
+ * The agent's side of the model (requests that offer tools), scripted like a model that plans: look at the accounts,
+ * write a graphic post on the user's goal, then propose publishing it to the first account (agent.spec.ts).
+ */
+function agentReply(body: ChatRequestBody): StandinReply {
+  const goal = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const results = body.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content || '{}') as Record<string, unknown>);
+  const last = body.messages.at(-1)!;
+  if (last.role === 'user') return { reasoning: '先看看账号，再写图文。', content: '好的，我先看看你绑定的账号。', toolCalls: [{ name: 'list_accounts', arguments: {} }] };
+  const accounts = results.flatMap((r) => (Array.isArray(r.accounts) ? (r.accounts as Array<{ accountId: number }>) : []));
+  const task = results.find((r) => typeof r.taskId === 'string');
+  if (!task) return { content: '开始写一篇图文笔记。', toolCalls: [{ name: 'write_graphic', arguments: { content: goal } }] };
+  if (accounts[0])
+    return { content: '写好后发布到你的账号，请确认。', toolCalls: [{ name: 'schedule_publish', arguments: { accountIds: [accounts[0].accountId], taskId: task.taskId } }] };
+  return { content: '你还没有绑定账号，绑定后我可以帮你发布。' };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,22 +84,41 @@ async function waitForHealth(url: string, child: { exitCode: number | null }, lo
 }
 
 export default async function globalSetup() {
-  const main = path.join(root, 'apps/server/dist/main.js');
-  if (!existsSync(main) || !existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  // E2E_BUILD=NAME runs a private build (scripts/build-private.sh NAME) instead of dist/.
+  const dist = process.env.E2E_BUILD ? `dist-${process.env.E2E_BUILD}` : 'dist';
+  const main = path.join(root, `apps/server/${dist}/main.js`);
+  const webDist = path.join(root, `apps/web/${dist}`);
+  if (!existsSync(main) || !existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('Build first: npm run build');
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-e2e-'));
+  // The flag payload the server evaluates: agent-state is on only for users who chose the track no other spec uses
+  // (routes.spec.ts turns it on through the real SDK and the server's remote evaluation, without a stub).
+  const featuresFile = path.join(dataDir, 'features.json');
+  writeFileSync(
+    featuresFile,
+    JSON.stringify({ 'agent-state': { defaultValue: false, rules: [{ id: 'e2e-track', condition: { tracks: { $in: [AGENT_BETA_TRACK] } }, force: true }] } }),
+  );
   let output = '';
   // A configured model next to the offline writer (which stays the default, so other specs see no change).
   // It answers slowly on purpose: the writing spec reloads the editor in the middle of its stream.
   const llm = await startOpenAiStandin({ model: 'standin-chat' });
-  llm.respond = () => ({ content: STANDIN_ARTICLE, chunkChars: 6, delayMs: 200 });
+  llm.respond = (body) => {
+    if (body.tools) return agentReply(body);
+    if (body.messages.at(-1)!.content.includes('小红书图文笔记')) return { content: STANDIN_PLAN, chunkChars: 40 };
+    return { content: STANDIN_ARTICLE, chunkChars: 6, delayMs: 200 };
+  };
+  // The data dashboards' today is fixed three days after the real one (Asia/Shanghai): data.spec publishes notes today,
+  // moves the sandbox site's clock three days on and asserts the exact figures of the days in between.
+  const dataToday = new Date(Date.now() + 8 * 3600_000 + 3 * 86_400_000).toISOString().slice(0, 10);
+  process.env.E2E_DATA_TODAY = dataToday;
   const child = spawn(process.execPath, [main], {
     cwd: root,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
+      WEB_DIST_DIR: webDist,
       PORT: String(port),
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '100000',
@@ -86,6 +134,10 @@ export default async function globalSetup() {
       PUBLISH_ENGAGEMENT_INTERVAL_MS: '3000',
       // Specs drive the sandbox creator site's failure switch and read its notes (/sandbox-platform/api/_control, _notes).
       SANDBOX_HOOKS: '1',
+      DATA_TODAY: dataToday,
+      FEATURES_FILE: featuresFile,
+      // The download modal appears only with a configured download page (modals.spec.ts opens it).
+      APP_DOWNLOAD_URL: 'https://download.example.com/inkstone',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -34,4 +34,5 @@ async function main() {
   }
 }
 
+// main catches its own failures (exit code 1); nothing is left to reject.
 void main();

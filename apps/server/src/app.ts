@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -15,31 +14,32 @@ import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
 import { RequestLogController } from './logger.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { installAuthGuard } from './http/auth-guard.js';
 import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
 import { installInputGuard, jsonDepthOver, maxJsonDepth, tooDeep } from './http/input-guard.js';
 import { openApiTransform } from './http/openapi.js';
 import { AppError } from './http/errors.js';
 import { fail } from './http/envelope.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { userRoutes } from './modules/user/user.routes.js';
-import { noticeRoutes } from './modules/notice/notice.routes.js';
+import { registerAuth } from './modules/auth/auth.module.js';
+import { registerUser } from './modules/user/user.module.js';
+import { registerNotice } from './modules/notice/notice.module.js';
 import { installNoticeJobs } from './modules/notice/notice.jobs.js';
-import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
-import { flagsRoutes } from './modules/flags/flags.routes.js';
-import { activityRoutes } from './modules/activity/activity.routes.js';
-import { OutboxSmsSender } from './integrations/sms/outbox.js';
-import { smsOutboxRoutes } from './integrations/sms/outbox.routes.js';
-import { wechatSandboxRoutes } from './integrations/wechat/sandbox.js';
-import { wechatMpEventRoutes } from './integrations/wechat/mp.routes.js';
-import { vipRoutes } from './modules/vip/vip.routes.js';
-import { payRoutes } from './modules/vip/pay.routes.js';
-import { ORDER_EXPIRY_JOB } from './modules/vip/order.service.js';
+import { registerFeedback } from './modules/feedback/feedback.module.js';
+import { registerFlags } from './modules/flags/flags.module.js';
+import { registerActivity } from './modules/activity/activity.module.js';
+import { registerVip } from './modules/vip/vip.module.js';
 import { registerPublishing } from './modules/publish/publish.module.js';
-import { installWritingRecovery, registerUploads, registerWriting } from './modules/writing/writing.module.js';
+import { installWritingRecovery, registerWriting } from './modules/writing/writing.module.js';
+import { registerFiles, registerUploads } from './modules/files/files.module.js';
+import { registerDrafts } from './modules/drafts/drafts.module.js';
 import { registerGraphic } from './modules/graphic/graphic.module.js';
 import { installTopicJobs, registerTopic } from './modules/topic/topic.module.js';
 import { installKnowledgeRecovery, registerKnowledge } from './modules/knowledge/knowledge.module.js';
+import { registerData } from './modules/data/data.module.js';
+import { registerAdmin } from './modules/admin/admin.module.js';
+import { registerAdminConsole } from './modules/admin/admin-console.module.js';
+import { registerAgent } from './modules/agent/agent.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -64,14 +64,15 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   });
   installClosingGuard(app);
   // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.
-  installAuthGuard(app, c.services.sessions);
+  installAuthGuard(app, c.auth.sessions);
   installInputGuard(app);
   // An empty body sent as JSON means "no body", not a syntax error; everything else keeps Fastify's safe parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, (err, value) => {
+    // Fastify's default parser answers through the callback; any promise it returns carries nothing.
+    void parseJson(req, body as string, (err, value) => {
       if (err) return done(err);
       // Thousands of nested levels parse fine but overflow the stack of whatever walks them next.
       if (jsonDepthOver(value, maxJsonDepth)) return done(tooDeep());
@@ -80,11 +81,24 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
 
-  await app.register(helmet, {
+  await installPlugins(app, c);
+  installErrorHandler(app);
+
+  installProbes(app, c);
+  await registerModules(app, c);
+  await serveWebBuild(app, config);
+  return app;
+}
+
+/** Security headers, form bodies, the rate limit (per session, else per address; API paths only) and the OpenAPI document. */
+async function installPlugins(app: FastifyInstance, c: Container) {
+  const { config } = c;
+  await installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -120,46 +134,74 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Inkstone 砚 API', version: limits.appVersion, description: '所有接口返回 {code, msg, data}；code 0 表示成功。登录后在请求头 inkstone-token 中携带 tokenValue。' },
+      info: {
+        title: 'Inkstone 砚 API',
+        version: limits.appVersion,
+        description: '所有接口返回 {code, msg, data}；code 0 表示成功。登录后在请求头 inkstone-token 中携带 tokenValue。',
+      },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'inkstone-token' } } },
     },
     transform: openApiTransform,
   });
-  installErrorHandler(app);
+}
 
+/** Liveness and readiness, answered by every role. */
+function installProbes(app: FastifyInstance, c: Container) {
+  const { config } = c;
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await c.database.db.execute('select 1');
     // `demo`: the web shows a 演示环境 banner (public server running on sandboxes by ALLOW_SANDBOXES=1).
     return { status: 'ok', database: c.database.kind, sandboxes: c.sandboxes, demo: c.demo };
   });
+  // Readiness, for load balancers and orchestrators (every role answers it): 200 only while the database and Redis
+  // (when configured) answer within 2 s, else 503, so traffic and new work leave a process that lost either while
+  // /healthz (liveness) keeps it from being restarted for an outage it cannot fix.
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const probe = (p: Promise<unknown>) =>
+      Promise.race([
+        p.then(
+          () => 'ok' as const,
+          () => 'down' as const,
+        ),
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 2_000).unref()),
+      ]);
+    const [database, redis] = await Promise.all([probe(c.database.db.execute('select 1')), c.redis ? probe(c.redis.ping()) : ('none' as const)]);
+    const ready = database === 'ok' && (redis === 'ok' || redis === 'none');
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', database, redis, roles: [...config.roles] });
+  });
+}
 
+/** Each module's routes (web role) and start-up work (worker and publisher roles). */
+async function registerModules(app: FastifyInstance, c: Container) {
+  const { config } = c;
   // A process without the web role (a worker or publisher behind the same image) answers /healthz only.
   const web = config.roles.has('web');
   if (web) await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  const { auth, codes, sessions, users } = c.services;
-  if (web) await app.register(
-    async (api) => {
-      await api.register(authRoutes({ auth, codes, sessions, users }));
-      await api.register(userRoutes({ users }));
-      await api.register(noticeRoutes({ notices: c.services.notices }));
-      await api.register(feedbackRoutes({ feedback: c.services.feedback }));
-      await api.register(flagsRoutes({ flags: c.services.flags }));
-      await api.register(activityRoutes({ recall: c.services.recall }));
-      if (c.integrations.sms instanceof OutboxSmsSender) await api.register(smsOutboxRoutes(c.integrations.sms));
-      if (c.integrations.wechat.sandbox) await api.register(wechatSandboxRoutes((scene, openid) => auth.recordScan(scene, openid)));
-      else await api.register(wechatMpEventRoutes({ token: config.WECHAT_MP_TOKEN!, recordScan: (scene, openid) => auth.recordScan(scene, openid) }));
-      const { points, catalogue, vip, orders, redeemCodes, activity } = c.services;
-      await api.register(vipRoutes({ points, catalogue, vip, orders, codes: redeemCodes, activity, openPayment: true }));
-      await api.register(payRoutes({ orders, gateways: c.integrations.payments }));
-      await registerWriting(api, c.writing, sessions, config);
-      await registerGraphic(api, c.graphic);
-      await registerTopic(api, c.topic);
-      await registerKnowledge(api, c.knowledge);
-    },
-    { prefix: '/api' },
-  );
+  if (web)
+    await app.register(
+      async (api) => {
+        await registerAuth(api, c.auth, config, c.user.users);
+        await registerUser(api, c.user);
+        await registerNotice(api, c.notice);
+        await registerFeedback(api, c.feedback);
+        await registerFlags(api, c.flags);
+        await registerActivity(api, c.activity);
+        await registerVip(api, c.vip);
+        await registerWriting(api, c.writing, c.auth.sessions, config);
+        await registerDrafts(api, c.drafts);
+        await registerFiles(api, c.files, c.user.users);
+        await registerGraphic(api, c.graphic);
+        await registerTopic(api, c.topic);
+        await registerKnowledge(api, c.knowledge);
+        await registerData(api, c.data);
+        await registerAdmin(api, c.admin);
+        await registerAdminConsole(api, c.adminConsole);
+        await registerAgent(api, c.agent, config);
+      },
+      { prefix: '/api' },
+    );
   // Uploaded images (spec section 5) at /uploads/.
-  if (web) await registerUploads(app, c.writing);
+  if (web) await registerUploads(app, c.files);
   // Publishing: /publish-api/* (outside /api), its /api account calls and the 沙箱 creator site (web role); the
   // publisher role's start-up work.
   await registerPublishing(app, config, c.publishing);
@@ -174,11 +216,12 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   if (config.roles.has('worker')) installTopicJobs(app, c.jobs);
 
   // Personal notices that come from a schedule (VIP expiring) belong to the worker role.
-  if (config.roles.has('worker')) installNoticeJobs(app, c.jobs, c.services.personalNotices);
+  if (config.roles.has('worker')) installNoticeJobs(app, c.jobs, c.notice.personal);
+}
 
-  // Order expiry belongs to the worker role; a minute is enough because expiry is also applied lazily on reads.
-  if (config.roles.has('worker')) c.jobs.schedule(ORDER_EXPIRY_JOB, 60_000, () => c.services.orders.sweepExpired());
-
+/** The web build (web role) and the not-found answer: the envelope for API paths, the SPA for page paths. */
+async function serveWebBuild(app: FastifyInstance, config: Container['config']) {
+  const web = config.roles.has('web');
   const webDist = path.resolve(config.WEB_DIST_DIR ?? defaultWebDist);
   const hasWeb = web && existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
@@ -201,5 +244,4 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     }
     return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
   });
-  return app;
 }

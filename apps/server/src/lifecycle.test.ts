@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskInfo } from '@inkstone/shared';
-import { openFreshPostgres, testDbKinds } from './test/database.js';
+import { openFreshPostgres, describeOnDatabases } from './test/database.js';
 import { startOpenAiStandin, type ChatRequestBody, type OpenAiStandin } from './test/standins/openai-compatible.js';
 import { apiCall, loginOn, runScript, startServer, type ServerProc } from './test/process.js';
 
@@ -101,7 +101,7 @@ describe('start-up refusals', () => {
   }, 300_000);
 });
 
-describe.each(testDbKinds)('server process on %s', (dbKind) => {
+describeOnDatabases('server process on %s', (dbKind) => {
   let standin: OpenAiStandin;
   let dataDir: string;
   let pgClose: (() => Promise<void>) | null = null;
@@ -119,7 +119,9 @@ describe.each(testDbKinds)('server process on %s', (dbKind) => {
     standin = await startOpenAiStandin({ model: 'standin-chat' });
     // Slow enough that requests and tasks are in flight when the signal comes.
     standin.respond = (b) =>
-      isTitle(b) ? { content: '骑行通勤的三个理由\n早高峰换个方式\n一辆车的自由', chunkChars: 3, delayMs: 120 } : { content: '骑行让通勤更健康，也更省钱。'.repeat(40), chunkChars: 4, delayMs: articleDelayMs };
+      isTitle(b)
+        ? { content: '骑行通勤的三个理由\n早高峰换个方式\n一辆车的自由', chunkChars: 3, delayMs: 120 }
+        : { content: '骑行让通勤更健康，也更省钱。'.repeat(40), chunkChars: 4, delayMs: articleDelayMs };
     dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-life-'));
     env = {
       DATA_DIR: dataDir,
@@ -159,7 +161,10 @@ describe.each(testDbKinds)('server process on %s', (dbKind) => {
       expect(cli.output()).not.toContain('"balance"');
     }
 
-    const created = await apiCall<{ taskId: string }>(s1.url, 'POST', '/mp/task/create', { token, body: { createType: 'article', writeType: 'quick', content: ARTICLE_PROMPT, modelConfigType: 'standin' } });
+    const created = await apiCall<{ taskId: string }>(s1.url, 'POST', '/mp/task/create', {
+      token,
+      body: { createType: 'article', writeType: 'quick', content: ARTICLE_PROMPT, modelConfigType: 'standin' },
+    });
     expect(created.code).toBe(0);
     const { taskId } = created.data;
     const charged = before - (await score(s1.url, token));
@@ -202,16 +207,23 @@ describe.each(testDbKinds)('server process on %s', (dbKind) => {
     const resumedFrom = standin.received.length;
     const s2 = await start();
     await waitFor('task resumed', async () => standin.received.slice(resumedFrom).some(isArticle), 15_000);
-    const done = await waitFor('task final', async () => {
-      const i = await taskInfo(s2.url, token, taskId);
-      return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
-    }, 60_000);
+    const done = await waitFor(
+      'task final',
+      async () => {
+        const i = await taskInfo(s2.url, token, taskId);
+        return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
+      },
+      60_000,
+    );
     expect(done.status).toBe('succeeded');
     // Charged once, never refunded; the CLI's grant (PGlite) is there after the restart.
     expect(await score(s2.url, token)).toBe(before - charged - 17 * 1 + (dbKind === 'pglite' ? 100 : 0));
 
     // kill -9 mid-task: the restarted server takes over at once (lock and task), the task resumes within 15 s.
-    const again = await apiCall<{ taskId: string }>(s2.url, 'POST', '/mp/task/create', { token, body: { createType: 'article', writeType: 'quick', content: ARTICLE_PROMPT, modelConfigType: 'standin' } });
+    const again = await apiCall<{ taskId: string }>(s2.url, 'POST', '/mp/task/create', {
+      token,
+      body: { createType: 'article', writeType: 'quick', content: ARTICLE_PROMPT, modelConfigType: 'standin' },
+    });
     const t2 = again.data.taskId;
     articleDelayMs = 150;
     const balanceAfterCharge = await score(s2.url, token);
@@ -224,10 +236,14 @@ describe.each(testDbKinds)('server process on %s', (dbKind) => {
     await waitFor('killed task resumed', async () => standin.received.slice(from).some(isArticle), 15_000);
     const resumedMs = Date.now() - s3.readyAt;
     expect(resumedMs).toBeLessThan(15_000);
-    const final = await waitFor('task final', async () => {
-      const i = await taskInfo(s3.url, token, t2);
-      return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
-    }, 60_000);
+    const final = await waitFor(
+      'task final',
+      async () => {
+        const i = await taskInfo(s3.url, token, t2);
+        return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
+      },
+      60_000,
+    );
     expect(final.status).toBe('succeeded');
     expect(await score(s3.url, token)).toBe(balanceAfterCharge);
     s3.child.kill('SIGTERM');

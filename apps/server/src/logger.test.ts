@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLLED_ROUTES, redactUrl } from './logger.js';
 import { startTestApp, type TestApp } from './test/app.js';
 import { loginByPhone } from './test/auth-helpers.js';
-import { testDbKinds } from './test/database.js';
+import { describeOnDatabases } from './test/database.js';
 
 /** Collects every log line the app writes. */
 function memoryLog() {
@@ -22,15 +22,16 @@ async function settle() {
 describe('redactUrl', () => {
   it('masks credential-like query values and keeps everything else byte for byte', () => {
     expect(redactUrl('/api/mp/task/stream/t1?token=abc&lastEventId=3')).toBe('/api/mp/task/stream/t1?token=[REDACTED]&lastEventId=3');
-    expect(redactUrl('/x?ticket=a&code=1234&sign=s&access_token=t&api_key=k&client_secret=c&password=p&phone=13900000000&q=%E4%B8%AD+%20'))
-      .toBe('/x?ticket=[REDACTED]&code=[REDACTED]&sign=[REDACTED]&access_token=[REDACTED]&api_key=[REDACTED]&client_secret=[REDACTED]&password=[REDACTED]&phone=[REDACTED]&q=%E4%B8%AD+%20');
+    expect(redactUrl('/x?ticket=a&code=1234&sign=s&access_token=t&api_key=k&client_secret=c&password=p&phone=13900000000&q=%E4%B8%AD+%20')).toBe(
+      '/x?ticket=[REDACTED]&code=[REDACTED]&sign=[REDACTED]&access_token=[REDACTED]&api_key=[REDACTED]&client_secret=[REDACTED]&password=[REDACTED]&phone=[REDACTED]&q=%E4%B8%AD+%20',
+    );
     expect(redactUrl('/x?%74oken=abc')).toBe('/x?%74oken=[REDACTED]');
     expect(redactUrl('/x?a=1&token')).toBe('/x?a=1&token');
     expect(redactUrl('/plain/path')).toBe('/plain/path');
   });
 });
 
-describe.each(testDbKinds)('request log on %s', (dbKind) => {
+describeOnDatabases('request log on %s', (dbKind) => {
   const log = memoryLog();
   let t: TestApp;
   let user: Awaited<ReturnType<typeof loginByPhone>>;
@@ -45,11 +46,16 @@ describe.each(testDbKinds)('request log on %s', (dbKind) => {
   });
 
   it('never writes a session token, stream ticket or secret header, even when a client puts one in the URL', async () => {
-    const { data } = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', writeType: 'quick', content: '写一段关于秋天银杏的短文。' } });
+    const { data } = await t.call<{ taskId: string }>('POST', '/mp/task/create', {
+      token: user.tokenValue,
+      body: { createType: 'article', writeType: 'quick', content: '写一段关于秋天银杏的短文。' },
+    });
     await t.container.jobs.idle();
     await (await fetch(`${t.url}/api/mp/task/stream/${data.taskId}?token=${user.tokenValue}`)).text();
     const ticket = await t.call<{ ticket: string }>('POST', '/mp/task/stream/ticket', { token: user.tokenValue, body: { taskId: data.taskId } });
-    const stream = await fetch(`${t.url}/api/mp/task/stream/${data.taskId}?ticket=${ticket.data.ticket}`, { headers: { authorization: 'Bearer sekrit-bearer', cookie: 'sid=sekrit-cookie' } });
+    const stream = await fetch(`${t.url}/api/mp/task/stream/${data.taskId}?ticket=${ticket.data.ticket}`, {
+      headers: { authorization: 'Bearer sekrit-bearer', cookie: 'sid=sekrit-cookie' },
+    });
     expect(await stream.text()).toContain('event: done');
     await settle();
 
@@ -79,7 +85,10 @@ describe.each(testDbKinds)('request log on %s', (dbKind) => {
       const mark = log.lines.length;
       await t.call('GET', '/notice/bubble', { token: user.tokenValue });
       await settle();
-      const completed = log.records().slice(mark).filter((r) => r.msg === 'request completed');
+      const completed = log
+        .records()
+        .slice(mark)
+        .filter((r) => r.msg === 'request completed');
       expect(completed.map((r) => [r.level, r.req?.url])).toEqual([[20, '/api/notice/bubble']]);
     } finally {
       t.app.log.level = 'info';

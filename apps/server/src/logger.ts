@@ -101,6 +101,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>, set
  */
 export const POLLED_ROUTES = new Set([
   '/healthz',
+  '/readyz',
   '/api/auth/isLogin',
   '/api/notice/bubble',
   '/api/publish/account/unread',

@@ -88,4 +88,9 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-void main();
+// A start-up failure past configuration (buildApp, listen: a port in use) says what failed and exits 1 instead of
+// surfacing as an unhandled rejection.
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

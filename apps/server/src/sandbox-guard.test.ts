@@ -19,7 +19,13 @@ const sandboxed: GuardConfig = {
   PAYMENT_PROVIDER: ['sandbox'],
   PUBLISH_PLATFORMS: ['sandbox', 'xiaohongshu', 'wechat_mp'],
 };
-const real: GuardConfig = { ...sandboxed, SMS_PROVIDER: 'aliyun', WECHAT_LOGIN_PROVIDER: 'mp', PAYMENT_PROVIDER: ['wechat', 'alipay'], PUBLISH_PLATFORMS: ['xiaohongshu', 'wechat_mp'] };
+const real: GuardConfig = {
+  ...sandboxed,
+  SMS_PROVIDER: 'aliyun',
+  WECHAT_LOGIN_PROVIDER: 'mp',
+  PAYMENT_PROVIDER: ['wechat', 'alipay'],
+  PUBLISH_PLATFORMS: ['xiaohongshu', 'wechat_mp'],
+};
 
 describe('sandbox guard', () => {
   it('knows loopback addresses', () => {
@@ -63,7 +69,15 @@ describe('sandbox guard', () => {
     expect(lines[0]).toBe('  砚 已启动：http://localhost:3000（数据库：pglite）');
     expect(lines[1]).toContain('Inkstone is running at http://localhost:3000');
     expect(banner).toContain('正在使用内置沙箱');
-    for (const name of ['短信发件箱：验证码见日志和 http://localhost:3000/api/dev/sms-outbox/page', '微信扫码登录沙箱页', '沙箱支付收银台', '沙箱创作平台', '离线写作助手', '联网搜索未配置']) expect(banner).toContain(name);
+    for (const name of [
+      '短信发件箱：验证码见日志和 http://localhost:3000/api/dev/sms-outbox/page',
+      '微信扫码登录沙箱页',
+      '沙箱支付收银台',
+      '沙箱创作平台',
+      '离线写作助手',
+      '联网搜索未配置',
+    ])
+      expect(banner).toContain(name);
     expect(banner).toContain('接口文档：http://localhost:3000/api/docs');
   });
 });

@@ -29,7 +29,11 @@ export function activeSandboxes(config: SandboxConfig): ActiveSandbox[] {
     list.push({ name: '沙箱支付收银台', risk: '任何人都能把订单标记为已支付', replaceWith: 'PAYMENT_PROVIDER=wechat 和/或 alipay（及商户配置）' });
   }
   if (config.PUBLISH_PLATFORMS.includes('sandbox')) {
-    list.push({ name: '沙箱创作平台 /sandbox-platform', risk: '模拟的发布站点，发布的内容不会到达任何真实平台', replaceWith: 'PUBLISH_PLATFORMS=xiaohongshu,wechat_mp（去掉 sandbox）' });
+    list.push({
+      name: '沙箱创作平台 /sandbox-platform',
+      risk: '模拟的发布站点，发布的内容不会到达任何真实平台',
+      replaceWith: 'PUBLISH_PLATFORMS=xiaohongshu,wechat_mp（去掉 sandbox）',
+    });
   }
   return list;
 }

@@ -5,13 +5,25 @@ import { ensureDeviceId, rememberParams, touchDailyMarker, withoutParam } from '
 import { mobileRedirectTarget } from './lib/mobile';
 import { LS, lsGet } from './lib/storage-keys';
 import { loadFlags } from './features/flags/flags';
+import { startTelemetry } from './features/telemetry/telemetry';
+import { readCachedAccount } from './features/session/session';
 import { useGlobalStore } from './stores/global';
 import './styles.css';
+import { settle } from './api/request';
 
 /** Phone browsers: an activity code goes to /activity, anything else to the mobile home page. */
 const MOBILE_HOME_URL: string = import.meta.env.VITE_MOBILE_HOME_URL || '/activity';
 
 function start(): void {
+  startTelemetry(
+    {
+      sentryDsn: import.meta.env.VITE_SENTRY_DSN,
+      environment: import.meta.env.VITE_SENTRY_ENVIRONMENT,
+      monitorUrl: import.meta.env.VITE_MONITOR_URL,
+      ipLookupUrl: import.meta.env.VITE_IP_LOOKUP_URL,
+    },
+    () => readCachedAccount()?.id ?? null,
+  );
   try {
     rememberParams(window.location.search, localStorage);
     ensureDeviceId(localStorage, () => crypto.randomUUID());
@@ -36,7 +48,7 @@ function start(): void {
 
   // Without a token or a hand-over token the session is known at once: no boot screen.
   if (!lsGet(LS.tokenValue) && !lsGet(LS.accessToken)) useGlobalStore.getState().setLogin(false);
-  void loadFlags();
+  settle(loadFlags());
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

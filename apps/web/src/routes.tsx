@@ -31,6 +31,8 @@ const Integral = lazy(() => import('./pages/integral'));
 const Activity = lazy(() => import('./pages/activity'));
 const PersonalSet = lazy(() => import('./pages/personal-set'));
 const AccountMatrix = lazy(() => import('./pages/account-matrix'));
+/** Only the gate: it asks the server for a role before it loads the console (pages/admin). */
+const AdminGate = lazy(() => import('./pages/admin-gate'));
 
 /** Routes shared by the main and the agent-state layouts (spec section 2). */
 const layoutChildren = (
@@ -65,6 +67,7 @@ export function AppRoutes() {
 
   return (
     <Routes>
+      <Route path="admin/*" element={<AdminGate />} />
       <Route element={<StandaloneLayout />}>
         <Route path="editor" element={<Editor />} />
         <Route path="agent" element={<Agent />} />
@@ -89,9 +92,11 @@ export function AppRoutes() {
         <Route element={<MainLayout />}>
           <Route index element={<Home />} />
           {layoutChildren}
+          {/* Without the flag the board opens in the main layout, so a comment notification always lands on a real page. */}
+          {isLogin === true ? <Route path="operationBoard/:accountId?" element={<OperationBoard />} /> : null}
         </Route>
       )}
-      {/* Unknown paths (and /operationBoard without the flag) show the default main layout. */}
+      {/* Unknown paths (and /operationBoard logged out) show the default main layout. */}
       <Route element={<MainLayout />}>
         <Route path="*" element={<NotFound />} />
       </Route>

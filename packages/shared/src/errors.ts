@@ -75,6 +75,15 @@ export const ErrorCode = {
   TASK_INTERRUPTED: 1615,
   /** 知识库 per-user document count or bytes used up. */
   KNOWLEDGE_QUOTA_EXCEEDED: 1620,
+
+  /** Operators' console (/api/admin): not an operator, or the role is below what the route needs. */
+  ADMIN_FORBIDDEN: 1801,
+  /** The console session is idle or old: re-enter an SMS code (POST /api/admin/reauth). */
+  ADMIN_REAUTH_REQUIRED: 1802,
+  /** A refund the order cannot take (unpaid, more than what is left, gateway refused). */
+  REFUND_REFUSED: 1803,
+  /** The agent needs a real model; with only the offline writer it refuses instead of pretending. */
+  AGENT_NO_MODEL: 1630,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -134,4 +143,24 @@ export const errorMessages: Record<number, string> = {
   [ErrorCode.AI_UPSTREAM_FAILED]: 'AI服务暂时不可用，请稍后再试',
   [ErrorCode.TASK_INTERRUPTED]: '写作任务多次中断，已退还积分',
   [ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED]: '知识库空间已满，请删除部分文档后再试',
+  [ErrorCode.ADMIN_FORBIDDEN]: '无权限访问管理后台',
+  [ErrorCode.ADMIN_REAUTH_REQUIRED]: '需要重新验证：请输入短信验证码',
+  [ErrorCode.REFUND_REFUSED]: '无法退款',
+  [ErrorCode.AGENT_NO_MODEL]: '智能体需要配置AI模型，当前未配置。可以使用写作、选题、发布向导完成同样的事',
 };
+
+/**
+ * The data of a 933 reply: which lexicon words were found, in which input (a label the user knows: 写作内容, 标题, ...),
+ * and what to do about each, so the sensitive-content modal can say more than the 3 s warning.
+ */
+export interface SensitiveContentData {
+  words: string[];
+  where: string;
+  suggestions: string[];
+}
+
+export const sensitiveContentData = (words: string[], where: string): SensitiveContentData => ({
+  words,
+  where,
+  suggestions: words.map((w) => `删除或改写「${w}」后重试`),
+});

@@ -17,5 +17,4 @@ describe('markdown from model output', () => {
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('点我');
   });
-
 });

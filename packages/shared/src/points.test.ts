@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerEntrySchema } from './api/vip.js';
-import {
-  chinaDay,
-  ledgerEntryLabel,
-  ledgerKindLabels,
-  ledgerKinds,
-  pointsFeatureLabels,
-  pointsFeatures,
-  vipDaysLeft,
-  vipRemainingText,
-} from './points.js';
+import { chinaDay, ledgerEntryLabel, ledgerKindLabels, ledgerKinds, pointsFeatureLabels, pointsFeatures, vipDaysLeft, vipRemainingText } from './points.js';
 
 const hasCjk = (s: string) => /[\u3400-\u9fff]/.test(s);
 

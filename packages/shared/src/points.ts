@@ -20,7 +20,7 @@ export const ledgerKindLabels = {
  * the feature key and a refund's is `refund:<feature>`. Operators may add features later: those fall back to
  * the points dictionary's name.
  */
-export const pointsFeatures = ['article_deep', 'article_quick', 'graphic', 'ability', 'title'] as const;
+export const pointsFeatures = ['article_deep', 'article_quick', 'graphic', 'ability', 'title', 'ai_image', 'agent'] as const;
 export type PointsFeature = (typeof pointsFeatures)[number];
 
 export const pointsFeatureLabels = {
@@ -29,6 +29,8 @@ export const pointsFeatureLabels = {
   graphic: '图文生成',
   ability: '写作能力（润色/扩写等）',
   title: '标题生成',
+  ai_image: 'AI配图',
+  agent: '智能体对话',
 } as const satisfies Record<PointsFeature, string>;
 
 const isFeature = (s: string): s is PointsFeature => (pointsFeatures as readonly string[]).includes(s);

@@ -10,8 +10,7 @@ export function formatTimeAgo(time: Date | number | string, now: Date | number =
   if (diffMs < 60_000) return '刚刚';
   if (diffMs < 3_600_000) return `${Math.floor(diffMs / 60_000)}分钟前`;
   const pad = (v: number) => String(v).padStart(2, '0');
-  const sameDay = (a: Date, b: Date) =>
-    a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
   if (sameDay(t, n)) return `${pad(t.getHours())}:${pad(t.getMinutes())}`;
   const yesterday = new Date(n.getFullYear(), n.getMonth(), n.getDate() - 1);
   if (sameDay(t, yesterday)) return '昨天';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface BrowserPoolOptions {
@@ -13,6 +13,19 @@ export interface BrowserPoolOptions {
   idleMs: number;
   screenshotDir: string;
   log: FastifyBaseLogger;
+  /**
+   * False in a process without the publisher role: any attempt to start Chromium there is a wiring bug (browser
+   * work must go to a publisher through the job queue), so it throws instead of quietly launching one.
+   */
+  canLaunch?: boolean;
+}
+
+/** Thrown when browser work reaches a process that must not start Chromium (no publisher role). */
+export class BrowserDisabledError extends Error {
+  constructor() {
+    super('this process has no publisher role: Chromium is not started here');
+    this.name = 'BrowserDisabledError';
+  }
 }
 
 interface CachedContext {
@@ -21,6 +34,11 @@ interface CachedContext {
   stateKey: string;
   lastUsed: number;
   busy: number;
+  /**
+   * The page the last call left behind, kept open for the next call on this account: opening a page costs Chromium a
+   * renderer start, the larger part of a warm publish. Only a page whose call succeeded is kept.
+   */
+  idlePage: Page | null;
 }
 
 /** Raised when the browser went away under a running operation. */
@@ -31,7 +49,16 @@ export class BrowserCrashedError extends Error {
   }
 }
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /**
  * One warm chromium, launched on first use, shared by every account: a context per account built
@@ -56,9 +83,12 @@ export class BrowserPool {
 
   private async getBrowser(): Promise<Browser> {
     if (this.closed) throw new Error('browser pool is closed');
+    if (this.opts.canLaunch === false) throw new BrowserDisabledError();
     if (this.browser?.isConnected()) return this.browser;
     if (!this.launching) {
       this.launching = (async () => {
+        // Loaded on first launch: Playwright is ~80 MB of a process that may never start a browser (web, worker).
+        const { chromium } = await import('playwright-core');
         const browser = await chromium.launch({ executablePath: this.opts.executablePath, headless: true, args: [...LAUNCH_ARGS, this.marker] });
         this.launches += 1;
         browser.on('disconnected', () => {
@@ -119,21 +149,28 @@ export class BrowserPool {
           viewport: { width: 1280, height: 860 },
           locale: 'zh-CN',
         });
-        cached = { context, stateKey, lastUsed: Date.now(), busy: 0 };
+        cached = { context, stateKey, lastUsed: Date.now(), busy: 0, idlePage: null };
         this.contexts.set(key, cached);
       }
       const entry = cached;
       entry.busy += 1;
       let page: Page | undefined;
+      let succeeded = false;
       try {
-        page = await entry.context.newPage();
-        return await fn(page, entry.context);
+        page = entry.idlePage && !entry.idlePage.isClosed() ? entry.idlePage : undefined;
+        entry.idlePage = null;
+        page ??= await entry.context.newPage();
+        const result = await fn(page, entry.context);
+        succeeded = true;
+        return result;
       } catch (err) {
         throw this.translate(err);
       } finally {
         entry.busy -= 1;
         entry.lastUsed = Date.now();
-        await page?.close().catch(() => undefined);
+        // Kept for the next call on this account while the context is still the cached one; otherwise closed.
+        if (page && succeeded && !page.isClosed() && !entry.idlePage && this.contexts.get(key) === entry) entry.idlePage = page;
+        else await page?.close().catch(() => undefined);
       }
     }) as Promise<T>;
   }
@@ -146,7 +183,7 @@ export class BrowserPool {
     await this.release(key);
     const browser = await this.getBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
-    this.contexts.set(key, { context, stateKey: `login:${randomUUID()}`, lastUsed: Date.now(), busy: 0 });
+    this.contexts.set(key, { context, stateKey: `login:${randomUUID()}`, lastUsed: Date.now(), busy: 0, idlePage: null });
     return context.newPage();
   }
 
@@ -184,14 +221,24 @@ export class BrowserPool {
   private translate(err: unknown): unknown {
     const msg = err instanceof Error ? err.message : String(err);
     // Only Playwright's own errors; what the caller already typed (with its screenshot) passes through.
-    if ((err instanceof Error && err.name === 'TargetClosedError') || /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed/i.test(msg)) {
+    if (
+      (err instanceof Error && err.name === 'TargetClosedError') ||
+      /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed/i.test(msg)
+    ) {
       return Object.assign(new BrowserCrashedError(msg.split('\n')[0]), { cause: err });
     }
     return err;
   }
 
   stats() {
-    return { running: this.browser?.isConnected() ?? false, launches: this.launches, crashes: this.crashes, contexts: this.contexts.size, pending: this.queue.size, active: this.queue.pending };
+    return {
+      running: this.browser?.isConnected() ?? false,
+      launches: this.launches,
+      crashes: this.crashes,
+      contexts: this.contexts.size,
+      pending: this.queue.size,
+      active: this.queue.pending,
+    };
   }
 
   /** PID of the browser process (found by our marker among this process's children); tests kill it. */

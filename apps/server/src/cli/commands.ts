@@ -5,6 +5,7 @@ import { feedbackCommands } from './feedback.commands.js';
 import { vipCommands } from './vip.commands.js';
 import { writingCommands } from './writing.commands.js';
 import { topicCommands } from './topic.commands.js';
+import { adminCommands } from './admin.commands.js';
 
 export type { AdminCommand } from './command.js';
 
@@ -16,4 +17,5 @@ export const commands: Record<string, AdminCommand> = {
   ...vipCommands,
   ...writingCommands,
   ...topicCommands,
+  ...adminCommands,
 };

@@ -27,7 +27,15 @@ export const noticeCommands: Record<string, AdminCommand> = {
   'notice:publish': {
     description: '发布公告（不指定 --phone / --user-id 时发给所有用户；--at 定时发布）',
     usage: `--title 标题 --content 内容 [--type ${noticeTypes.join('|')}] [--phone 13800138000 | --user-id 1] [--at 2026-01-01T09:00:00+08:00] [--link /orderInfo]`,
-    options: { title: { type: 'string' }, content: { type: 'string' }, type: { type: 'string' }, phone: { type: 'string' }, 'user-id': { type: 'string' }, at: { type: 'string' }, link: { type: 'string' } },
+    options: {
+      title: { type: 'string' },
+      content: { type: 'string' },
+      type: { type: 'string' },
+      phone: { type: 'string' },
+      'user-id': { type: 'string' },
+      at: { type: 'string' },
+      link: { type: 'string' },
+    },
     async run(c, args) {
       const type = typeof args.type === 'string' ? args.type : 'system';
       if (!(noticeTypes as readonly string[]).includes(type)) throw new Error(`--type 必须是 ${noticeTypes.join('、')} 之一`);
@@ -37,7 +45,14 @@ export const noticeCommands: Record<string, AdminCommand> = {
         if (Number.isNaN(publishedAt.getTime())) throw new Error('--at 不是有效的时间（例如 2026-01-01T09:00:00+08:00）');
       }
       const userId = await audience(c, args);
-      const row = await c.services.notices.publish({ title: requireArg(args, 'title'), content: requireArg(args, 'content'), type: type as NoticeType, userId, publishedAt, link: typeof args.link === 'string' ? args.link : null });
+      const row = await c.services.notices.publish({
+        title: requireArg(args, 'title'),
+        content: requireArg(args, 'content'),
+        type: type as NoticeType,
+        userId,
+        publishedAt,
+        link: typeof args.link === 'string' ? args.link : null,
+      });
       return { ...row, audience: row.userId === null ? 'all' : `user ${row.userId}` };
     },
   },

@@ -5,11 +5,7 @@ import { requireArg } from './command.js';
 
 async function findUser(c: Parameters<AdminCommand['run']>[0], args: Record<string, string | boolean | undefined>) {
   const users = new UserRepo(c.db);
-  const row = typeof args.phone === 'string'
-    ? await users.liveByPhone(args.phone)
-    : typeof args.id === 'string'
-      ? await users.byId(Number(args.id))
-      : undefined;
+  const row = typeof args.phone === 'string' ? await users.liveByPhone(args.phone) : typeof args.id === 'string' ? await users.byId(Number(args.id)) : undefined;
   if (!row) throw new Error('未找到用户（用 --phone 或 --id 指定）');
   return { row, profile: c.services.users.toProfile(row) };
 }

@@ -40,11 +40,31 @@ export const vipCommands: Record<string, AdminCommand> = {
   'plan:upsert': {
     description: '新增或修改会员套餐（价格单位：元）',
     usage: '--id month --name 月度会员 --days 30 --price 39 --points 1000 [--perks 深度写作,图文生成] [--sort 1]',
-    options: { id: { type: 'string' }, name: { type: 'string' }, days: { type: 'string' }, price: { type: 'string' }, points: { type: 'string' }, perks: { type: 'string' }, sort: { type: 'string' } },
-    run: (c, a) => c.services.catalogue.upsertPlan({
-      id: requireArg(a, 'id'), name: requireArg(a, 'name'), durationDays: int(a, 'days'), priceFen: fen(a, 'price'), points: int(a, 'points', 0),
-      perks: typeof a.perks === 'string' ? a.perks.split(/[,，]/).map((s) => s.trim()).filter(Boolean) : [], sort: int(a, 'sort', 0),
-    }),
+    options: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      days: { type: 'string' },
+      price: { type: 'string' },
+      points: { type: 'string' },
+      perks: { type: 'string' },
+      sort: { type: 'string' },
+    },
+    run: (c, a) =>
+      c.services.catalogue.upsertPlan({
+        id: requireArg(a, 'id'),
+        name: requireArg(a, 'name'),
+        durationDays: int(a, 'days'),
+        priceFen: fen(a, 'price'),
+        points: int(a, 'points', 0),
+        perks:
+          typeof a.perks === 'string'
+            ? a.perks
+                .split(/[,，]/)
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : [],
+        sort: int(a, 'sort', 0),
+      }),
   },
   'plan:disable': {
     description: '下架（--enable 重新上架）会员套餐',
@@ -62,7 +82,8 @@ export const vipCommands: Record<string, AdminCommand> = {
     description: '新增或修改积分包（价格单位：元）',
     usage: '--id p500 --name 500积分 --points 500 --price 19.9 [--sort 1]',
     options: { id: { type: 'string' }, name: { type: 'string' }, points: { type: 'string' }, price: { type: 'string' }, sort: { type: 'string' } },
-    run: (c, a) => c.services.catalogue.upsertBundle({ id: requireArg(a, 'id'), name: requireArg(a, 'name'), points: int(a, 'points'), priceFen: fen(a, 'price'), sort: int(a, 'sort', 0) }),
+    run: (c, a) =>
+      c.services.catalogue.upsertBundle({ id: requireArg(a, 'id'), name: requireArg(a, 'name'), points: int(a, 'points'), priceFen: fen(a, 'price'), sort: int(a, 'sort', 0) }),
   },
   'bundle:disable': {
     description: '下架（--enable 重新上架）积分包',
@@ -97,12 +118,22 @@ export const vipCommands: Record<string, AdminCommand> = {
   'codes:generate': {
     description: '批量生成兑换码',
     usage: '--kind points|vip_days --value 100 --count 50 [--max-uses 1] [--expires 2026-12-31] [--batch 名称]',
-    options: { kind: { type: 'string' }, value: { type: 'string' }, count: { type: 'string' }, 'max-uses': { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' } },
+    options: {
+      kind: { type: 'string' },
+      value: { type: 'string' },
+      count: { type: 'string' },
+      'max-uses': { type: 'string' },
+      expires: { type: 'string' },
+      batch: { type: 'string' },
+    },
     run(c, a) {
       const kind = requireArg(a, 'kind');
       if (kind !== 'points' && kind !== 'vip_days') throw new Error('--kind 只能是 points 或 vip_days');
       return c.services.redeemCodes.generate({
-        kind, value: int(a, 'value'), count: int(a, 'count'), maxUses: int(a, 'max-uses', 1),
+        kind,
+        value: int(a, 'value'),
+        count: int(a, 'count'),
+        maxUses: int(a, 'max-uses', 1),
         expiresAt: typeof a.expires === 'string' ? endOfChinaDay(a.expires) : null,
         ...(typeof a.batch === 'string' ? { batch: a.batch } : {}),
       });
@@ -136,6 +167,7 @@ export const vipCommands: Record<string, AdminCommand> = {
     description: '设置比赛活动时间窗口',
     usage: '--id spring --name 春季征文 --start 2026-03-01T00:00:00+08:00 --end 2026-03-31T23:59:59+08:00',
     options: { id: { type: 'string' }, name: { type: 'string' }, start: { type: 'string' }, end: { type: 'string' } },
-    run: (c, a) => c.services.activity.upsertContest({ id: requireArg(a, 'id'), name: requireArg(a, 'name'), startAt: new Date(requireArg(a, 'start')), endAt: new Date(requireArg(a, 'end')) }),
+    run: (c, a) =>
+      c.services.activity.upsertContest({ id: requireArg(a, 'id'), name: requireArg(a, 'name'), startAt: new Date(requireArg(a, 'start')), endAt: new Date(requireArg(a, 'end')) }),
   },
 };

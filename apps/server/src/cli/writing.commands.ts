@@ -5,8 +5,18 @@ import { requireArg } from './command.js';
 export const writingCommands: Record<string, AdminCommand> = {
   'model:add': {
     description: '添加或更新写作模型（OpenAI 兼容接口；API Key 加密保存）',
-    usage: '--id deepseek --label DeepSeek --base-url https://api.deepseek.com --model deepseek-chat --api-key sk-... [--points-feature article_deep] [--capabilities article,ability,title] [--sort 0]',
-    options: { id: { type: 'string' }, label: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'points-feature': { type: 'string' }, capabilities: { type: 'string' }, sort: { type: 'string' } },
+    usage:
+      '--id deepseek --label DeepSeek --base-url https://api.deepseek.com --model deepseek-chat --api-key sk-... [--points-feature article_deep] [--capabilities article,ability,title] [--sort 0]',
+    options: {
+      id: { type: 'string' },
+      label: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'points-feature': { type: 'string' },
+      capabilities: { type: 'string' },
+      sort: { type: 'string' },
+    },
     async run(c, args) {
       const id = requireArg(args, 'id');
       if (!/^[\w.-]{1,64}$/.test(id) || id === 'offline') throw new Error('--id 只能包含字母、数字、_ . -，且不能是 offline');
@@ -18,9 +28,24 @@ export const writingCommands: Record<string, AdminCommand> = {
       }
       const sort = typeof args.sort === 'string' ? Number(args.sort) : 0;
       if (!Number.isInteger(sort)) throw new Error('--sort 必须是整数');
-      const capabilities = typeof args.capabilities === 'string' ? args.capabilities.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      const capabilities =
+        typeof args.capabilities === 'string'
+          ? args.capabilities
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [];
       const pointsFeature = typeof args['points-feature'] === 'string' ? args['points-feature'].trim() : undefined;
-      await c.writing.llms.add({ id, label: requireArg(args, 'label'), baseURL, model: requireArg(args, 'model'), apiKey: requireArg(args, 'api-key'), pointsFeature, capabilities, sort });
+      await c.writing.llms.add({
+        id,
+        label: requireArg(args, 'label'),
+        baseURL,
+        model: requireArg(args, 'model'),
+        apiKey: requireArg(args, 'api-key'),
+        pointsFeature,
+        capabilities,
+        sort,
+      });
       return { id, saved: true, apiKey: '(已加密保存)' };
     },
   },
@@ -47,7 +72,7 @@ export const writingCommands: Record<string, AdminCommand> = {
     usage: '--word 词语',
     options: { word: { type: 'string' } },
     async run(c, args) {
-      return { word: await c.writing.lexicon.add(requireArg(args, 'word')), added: true };
+      return { word: await c.lexicon.lexicon.add(requireArg(args, 'word')), added: true };
     },
   },
   'lexicon:remove': {
@@ -56,7 +81,7 @@ export const writingCommands: Record<string, AdminCommand> = {
     options: { word: { type: 'string' } },
     async run(c, args) {
       const word = requireArg(args, 'word');
-      if (!(await c.writing.lexicon.remove(word))) throw new Error(`词库中没有通过 lexicon:add 添加的「${word}」`);
+      if (!(await c.lexicon.lexicon.remove(word))) throw new Error(`词库中没有通过 lexicon:add 添加的「${word}」`);
       return { word, removed: true };
     },
   },
@@ -65,7 +90,7 @@ export const writingCommands: Record<string, AdminCommand> = {
     usage: '',
     options: {},
     async run(c) {
-      return c.writing.lexicon.added();
+      return c.lexicon.lexicon.added();
     },
   },
 };

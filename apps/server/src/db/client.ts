@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -174,6 +175,26 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   };
 }
 
+/**
+ * PGlite with pgvector (the extension ships with it): 知识库 vectors are stored and ranked there. On PostgreSQL the
+ * extension is optional, see KnowledgeRepo.prepareVectors.
+ */
+async function openPglite(dir?: string): Promise<PGlite> {
+  // PGlite(undefined, options) would read `undefined` as the options: in memory takes the options alone.
+  // shared_buffers at PostgreSQL's default (128 MB) is touched at start-up and stays resident: an embedded install's
+  // working set is small, and the file system cache below PGlite still holds what is read. 32 MB keeps ~100 MB off the
+  // idle footprint.
+  const options = { extensions: { vector }, postgresqlconf: ['shared_buffers=32MB'] };
+  const client = dir ? new PGlite(dir, options) : new PGlite(options);
+  try {
+    await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+  return client;
+}
+
 /** `databaseUrl` set: node-postgres pool. Unset: PGlite on disk under `dataDir` (or in memory when dataDir is null). */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<DbHandle> {
   if (opts.databaseUrl) {
@@ -185,7 +206,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   if (!opts.dataDir) {
-    const client = new PGlite();
+    const client = await openPglite();
     const pgl = drizzlePglite(client, { schema });
     await migratePglite(pgl, { migrationsFolder });
     return { db: pgl as unknown as Db, kind: 'pglite', close: () => client.close() };
@@ -195,7 +216,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   let client: PGlite | undefined;
   try {
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = await openPglite(dir);
     const pgl = drizzlePglite(client, { schema });
     await migratePglite(pgl, { migrationsFolder });
     const opened = client;

@@ -13,4 +13,3 @@ export class AppError extends Error {
 
 export const appError = (code: number, msg?: string, data?: unknown) => new AppError(code, msg, data ?? null);
 export const notLoggedIn = () => new AppError(ErrorCode.NOT_LOGGED_IN);
-export const validationError = (msg: string) => new AppError(ErrorCode.VALIDATION, msg);

@@ -17,6 +17,7 @@ const frameworkMessages: Record<string, string> = {
 
 function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const msg = frameworkMessages[error.code] ?? '请求格式不正确';
+  // reply.send is Fastify's thenable reply, not work that can fail later: nothing to await.
   void reply.status(200).type('application/json; charset=utf-8').send(fail(ErrorCode.VALIDATION, msg));
 }
 
@@ -27,19 +28,15 @@ function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: F
  */
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const msg =
-    err.code === 'HPE_HEADER_OVERFLOW' ? '请求头或网址过长'
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '请求超时，请重试'
-    : '请求格式不正确';
+  const msg = err.code === 'HPE_HEADER_OVERFLOW' ? '请求头或网址过长' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '请求超时，请重试' : '请求格式不正确';
   this.log.debug({ code: err.code }, 'client error');
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const body = JSON.stringify(fail(ErrorCode.VALIDATION, msg));
-  socket.end(
-    `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
+  socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () =>
+    socket.destroy(),
   );
 }
 

@@ -25,7 +25,11 @@ type Schema = {
   format?: string;
   default?: unknown;
 };
-interface Parameter { in: 'query' | 'path' | 'header'; name: string; schema?: Schema }
+interface Parameter {
+  in: 'query' | 'path' | 'header';
+  name: string;
+  schema?: Schema;
+}
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
@@ -53,9 +57,10 @@ const heavy = new Set([
   'GET /api/material/v3/image/search',
   'GET /api/mp/task/stream/{taskId}',
 ]);
-const noToken = new Set(['GET /api/auth/logout', 'POST /api/auth/delete/v2']);
+// Signing out, revoking a login device (the suite's own session may be the id tried) and deleting the account end the session the suite runs on.
+const noToken = new Set(['GET /api/auth/logout', 'POST /api/auth/delete/v2', 'POST /api/auth/sessions/revoke']);
 /** GrowthBook's SDK reads `{features}` as it is: success is not wrapped (failures still are). */
-const rawSuccess = new Set(['/api/features', '/api/features/{clientKey}']);
+const rawSuccess = new Set(['/api/features', '/api/features/{clientKey}', '/api/eval/{clientKey}']);
 /** The envelope is the API's promise; the sandbox creator site imitates a third-party site and answers like one. */
 const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/publish-api/');
 
@@ -180,7 +185,8 @@ function buildCases(op: Operation, method: string, path: string): Case[] {
 
   add('valid-looking', base, body ? json : {}, body ? JSON.stringify(body) : undefined);
   for (const p of params.filter((x) => x.in === 'query')) {
-    for (const [label, v] of badQueryValues) add(`query ${p.name}: ${label}`, urlOf(pathParams, { ...query, [p.name]: v }), body ? json : {}, body ? JSON.stringify(body) : undefined);
+    for (const [label, v] of badQueryValues)
+      add(`query ${p.name}: ${label}`, urlOf(pathParams, { ...query, [p.name]: v }), body ? json : {}, body ? JSON.stringify(body) : undefined);
     add(`query ${p.name}: repeated`, `${base}${base.includes('?') ? '&' : '?'}${encodeURIComponent(p.name)}=1&${encodeURIComponent(p.name)}=2`, {});
   }
   if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -190,7 +196,12 @@ function buildCases(op: Operation, method: string, path: string): Case[] {
       add(`body ${field}: missing`, base, json, JSON.stringify(rest));
     }
     add('unknown field', base, json, JSON.stringify({ ...body, zzUnknown: 'x' }));
-    add('form-encoded body', base, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]))).toString());
+    add(
+      'form-encoded body',
+      base,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]))).toString(),
+    );
   }
   if (multipart) {
     const form = (name: string, content: string, filename: string, type: string) => {
@@ -207,7 +218,10 @@ function buildCases(op: Operation, method: string, path: string): Case[] {
   return cases;
 }
 
-interface Failure { case: string; why: string }
+interface Failure {
+  case: string;
+  why: string;
+}
 
 async function send(t: TestApp, c: Case, token: string | undefined): Promise<Failure | null> {
   const headers: Record<string, string> = { 'x-forwarded-for': nextIp(), ...c.headers };
@@ -239,9 +253,11 @@ async function send(t: TestApp, c: Case, token: string | undefined): Promise<Fai
 /** Runs `jobs` with at most `n` in flight. */
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /** One database is enough to keep the suite near a minute: PostgreSQL when there is one (production's), else PGlite. */

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
-import { testDbKinds } from '../test/database.js';
+import { describeOnDatabases } from '../test/database.js';
 import { parseResponse, rawRequest } from './raw-http.js';
 
 const hasChinese = /[\u4e00-\u9fff]/;
 
-describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
+describeOnDatabases('input hardening on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
@@ -41,7 +41,11 @@ describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
     });
 
     it('lone UTF-16 surrogates (which jsonb refuses) are refused the same way', async () => {
-      const res = await t.call('POST', '/writing/style/save/homepage/input', { token, rawBody: '{"createType":"article","abilityType":"x\\ud800"}', headers: { 'content-type': 'application/json' } });
+      const res = await t.call('POST', '/writing/style/save/homepage/input', {
+        token,
+        rawBody: '{"createType":"article","abilityType":"x\\ud800"}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res).toMatchObject({ code: ErrorCode.VALIDATION, msg: 'abilityType：包含无效的字符' });
       const paired = await t.call('POST', '/writing/style/save/homepage/input', { token, body: { createType: 'article', abilityType: '😀' } });
       expect(paired.code).toBe(0);
@@ -137,20 +141,19 @@ describe.each(testDbKinds)('input hardening on %s', (dbKind) => {
       const socket = net.connect(Number(port), hostname);
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       const started = Date.now();
-      socket.write(
-        'POST /api/writing/file/upload HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=zz\r\n' +
-          `Content-Length: ${1024 ** 3}\r\n\r\n`,
-      );
+      socket.write('POST /api/writing/file/upload HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=zz\r\n' + `Content-Length: ${1024 ** 3}\r\n\r\n`);
       const chunk = Buffer.alloc(64 * 1024, 0x61);
       let sent = 0;
       let received = '';
       let closedAt = 0;
       socket.on('data', (d) => (received += d.toString('utf8')));
       socket.on('error', () => undefined);
-      const closed = new Promise<void>((resolve) => socket.once('close', () => {
-        closedAt = Date.now();
-        resolve();
-      }));
+      const closed = new Promise<void>((resolve) =>
+        socket.once('close', () => {
+          closedAt = Date.now();
+          resolve();
+        }),
+      );
       // Keep sending (a body that would take a GiB) until the server hangs up or 5 s pass.
       const pump = (async () => {
         while (!socket.destroyed && Date.now() - started < 5000) {

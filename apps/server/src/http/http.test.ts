@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
-import { testDbKinds } from '../test/database.js';
+import { describeNeeding, describeOnDatabases } from '../test/database.js';
 import { loadConfig, ConfigError } from '../config.js';
 
-describe.each(testDbKinds)('HTTP layer on %s', (dbKind) => {
+describeOnDatabases('HTTP layer on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -38,12 +38,18 @@ describe.each(testDbKinds)('HTTP layer on %s', (dbKind) => {
     const user = await loginByPhone(t);
     const res = await t.call('POST', '/auth/spark/token', { token: user.tokenValue, rawBody: '', headers: { 'content-type': 'application/json' } });
     expect(res.code).toBe(0);
-    const poisoned = await t.call('POST', '/auth/doLogin0', { rawBody: '{"__proto__": {"x": 1}, "phone": "13800138000", "code": "123456"}', headers: { 'content-type': 'application/json' } });
+    const poisoned = await t.call('POST', '/auth/doLogin0', {
+      rawBody: '{"__proto__": {"x": 1}, "phone": "13800138000", "code": "123456"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(poisoned.code).toBe(ErrorCode.VALIDATION);
   });
 
   it('rejects oversized bodies before parsing them', async () => {
-    const res = await t.call('POST', '/auth/doLogin0', { rawBody: JSON.stringify({ phone: '13800138000', code: '123456', pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const res = await t.call('POST', '/auth/doLogin0', {
+      rawBody: JSON.stringify({ phone: '13800138000', code: '123456', pad: 'x'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(res.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
   });
@@ -61,7 +67,10 @@ describe.each(testDbKinds)('HTTP layer on %s', (dbKind) => {
   it('publishes the OpenAPI document generated from the shared schemas', async () => {
     const res = await fetch(`${t.url}/api/docs/json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>>;
+    };
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/doLogin0', '/api/auth/send/msg', '/api/user/fill/info', '/api/wx/qrcode/url']));
     const body = doc.paths['/api/auth/doLogin0']!.post!.requestBody!.content['application/json']!.schema;
@@ -105,8 +114,7 @@ describe('config', () => {
 });
 
 /** With REDIS_URL set, rate limits are shared: two processes see one budget per client address. */
-const redisUrls = process.env.TEST_REDIS_URL ? [process.env.TEST_REDIS_URL] : [];
-describe.each(redisUrls)('rate limits shared through Redis at %s', (redisUrl) => {
+describeNeeding(['TEST_REDIS_URL'], 'rate limits shared through Redis', (redisUrl) => {
   it('counts requests from one address across two app instances', async () => {
     const env = { REDIS_URL: redisUrl, RATE_LIMIT_ANON_PER_MINUTE: '6' };
     const a = await startTestApp({ env });

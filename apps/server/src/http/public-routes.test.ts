@@ -31,7 +31,10 @@ describe('login is required by default', () => {
         continue;
       }
       const url = route.url.replace(/:(\w+)/g, 'x').replace(/\*$/, 'x');
-      const res = await t.call(route.method, `${t.url}${url}`, { headers: route.method === 'GET' ? {} : { 'content-type': 'application/json' }, rawBody: route.method === 'GET' ? undefined : '{}' });
+      const res = await t.call(route.method, `${t.url}${url}`, {
+        headers: route.method === 'GET' ? {} : { 'content-type': 'application/json' },
+        rawBody: route.method === 'GET' ? undefined : '{}',
+      });
       if (res.code !== ErrorCode.NOT_LOGGED_IN) unprotected.push(`${route.method} ${route.url} answered ${res.code} without a token`);
     }
     expect(unprotected).toEqual([]);

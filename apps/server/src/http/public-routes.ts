@@ -30,8 +30,10 @@ export const publicRoutes: readonly PublicRoute[] = [
 
   // Anonymous pages of the web app read these before login.
   { method: 'GET', url: '/api/user/global-setting', auth: 'public', why: '首页全局设置' },
+  { method: 'GET', url: '/api/app/release', auth: 'public', why: '版本更新说明与下载地址' },
   { method: 'GET', url: '/api/features', auth: 'public', why: '功能开关' },
   { method: 'GET', url: '/api/features/:clientKey', auth: 'public', why: '功能开关' },
+  { method: 'POST', url: '/api/eval/:clientKey', auth: 'optional', why: '功能开关远程评估，登录后按服务端属性定向' },
   { method: 'GET', url: '/api/vip/subscribe/category', auth: 'public', why: '会员价格页' },
   { method: 'GET', url: '/api/vip/score/bundle/category', auth: 'public', why: '积分包价格页' },
   { method: 'GET', url: '/api/vip/score/bundle/list', auth: 'public', why: '积分包价格页' },
@@ -40,6 +42,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', url: '/api/contest/activity/timestamp', auth: 'public', why: '活动时间' },
   { method: 'GET', url: '/api/activity/homepage/config', auth: 'optional', why: '首页活动，登录后个性化' },
   { method: 'GET', url: '/api/writing/style/home/v2', auth: 'optional', why: '首页写作风格，登录后个性化' },
+  { method: 'GET', url: '/api/writing/ability/types', auth: 'optional', why: '首页写作能力（文体）列表' },
   { method: 'GET', url: '/api/mpTopic/v2/festival', auth: 'optional', why: '节日选题' },
 
   // Client telemetry is accepted before login too; the user is attached when known.
@@ -52,6 +55,7 @@ export const publicRoutes: readonly PublicRoute[] = [
 
   // Callers that are not our users: payment gateways (signature checked), sandboxes and the developer outbox.
   { method: 'POST', url: '/api/pay/notify/:gateway', auth: 'public', why: '支付回调，验签' },
+  { method: 'POST', url: '/api/pay/refund-notify/:gateway', auth: 'public', why: '退款回调，验签（与支付回调同样的签名与解密）' },
   { method: '*', url: '/api/pay/sandbox/checkout', auth: 'public', why: '沙箱收银台（手机扫码打开）' },
   { method: '*', url: '/api/dev/wx-sandbox/scan', auth: 'public', why: '微信扫码沙箱' },
   { method: '*', url: '/api/wx/mp/event', auth: 'public', why: '微信公众号事件推送，验签' },
@@ -62,6 +66,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', url: '/api/docs', auth: 'public', why: '接口文档' },
   { method: 'GET', url: '/api/docs/*', auth: 'public', why: '接口文档' },
   { method: 'GET', url: '/healthz', auth: 'public', why: '健康检查' },
+  { method: 'GET', url: '/readyz', auth: 'public', why: '就绪检查（数据库与 Redis）' },
   { method: 'GET', url: '/uploads/*', auth: 'public', why: '公开图片' },
   { method: '*', url: '/sandbox-platform/*', auth: 'public', why: '沙箱创作者平台，自带登录' },
 ];

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorCode, TOKEN_NAME } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
-import { testDbKinds } from '../test/database.js';
+import { describeOnDatabases } from '../test/database.js';
 
 const INDEX = '<!doctype html><html><head><title>砚</title></head><body><div id="root"></div></body></html>';
 const CHUNK = 'export const editor = 1;';
@@ -24,7 +24,7 @@ function stubWebDist(): string {
 
 const ANON_LIMIT = 50;
 
-describe.each(testDbKinds)('web app files and API rate limits behind one address on %s', (dbKind) => {
+describeOnDatabases('web app files and API rate limits behind one address on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     // Session limit left at its default (600/min): the 20-user check below makes 800 calls from one address.
@@ -34,8 +34,7 @@ describe.each(testDbKinds)('web app files and API rate limits behind one address
     await t?.close();
   });
 
-  const get = (url: string, ip: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': ip, ...headers } });
+  const get = (url: string, ip: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': ip, ...headers } });
 
   it('serves 3,000 asset requests from one address, every one the real file with its type and a year of caching', async () => {
     const ip = '203.0.113.10';

@@ -3,11 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { createJobQueue } from './index.js';
-import type { JobQueue } from './types.js';
+import { JobTimeoutError, type JobQueue } from './types.js';
+import { describeNeeding } from '../test/database.js';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
-const kinds: [string, string | undefined][] = [['in-process', undefined]];
-if (process.env.TEST_REDIS_URL) kinds.push(['bullmq', process.env.TEST_REDIS_URL]);
 
 const until = async (check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -17,7 +16,15 @@ const until = async (check: () => boolean, ms = 10_000) => {
   }
 };
 
-describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
+const untilAsync = async (check: () => Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   let q: JobQueue;
   afterEach(async () => {
     await q?.close();
@@ -35,6 +42,20 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     await Promise.all([1, 2, 3].map((n) => q.enqueue('double', { n })));
     await until(() => seen.length === 3);
     expect(seen.sort()).toEqual([2, 4, 6]);
+  });
+
+  it("takes job ids with ':' (BullMQ's key separator) and still deduplicates them", async () => {
+    make();
+    let runs = 0;
+    q.register('colon', async () => {
+      runs += 1;
+    });
+    await q.enqueue('colon', {}, { jobId: 'task-1:stale:2:1700000000000', runAt: new Date(Date.now() + 200) });
+    await q.enqueue('colon', {}, { jobId: 'task-1:stale:2:1700000000000', runAt: new Date(Date.now() + 200) });
+    await q.start();
+    await until(() => runs >= 1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runs).toBe(1);
   });
 
   it('holds a job until its time', async () => {
@@ -66,6 +87,36 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     expect(attempts).toEqual([1, 2, 3]);
   });
 
+  it('reports depth and failures per name, and retries a failed job with its payload once (the console dashboard)', async () => {
+    make();
+    let fail = true;
+    const done: string[] = [];
+    q.register<{ v: string }>('flaky', async ({ v }) => {
+      if (fail) throw new Error(`boom ${v}`);
+      done.push(v);
+    });
+    q.register('slow', async () => undefined);
+    await q.enqueue('slow', {}, { runAt: new Date(Date.now() + 60_000) });
+    await q.start();
+    await q.enqueue('flaky', { v: 'a' });
+    await untilAsync(async () => (await q.failed(10)).length > 0);
+    const [failed] = await q.failed(10);
+    expect(failed).toMatchObject({ name: 'flaky', error: 'boom a', attempts: 1 });
+    const counts = await q.counts();
+    expect(counts.find((c) => c.name === 'flaky')).toMatchObject({ failed: 1, waiting: 0 });
+    expect(counts.find((c) => c.name === 'slow')).toMatchObject({ delayed: 1 });
+
+    expect(await q.retry('slow', failed!.id)).toBe(false);
+    fail = false;
+    expect(await q.retry('flaky', failed!.id)).toBe(true);
+    await until(() => done.length === 1);
+    expect(done).toEqual(['a']);
+    await untilAsync(async () => (await q.counts()).find((c) => c.name === 'flaky')?.failed === 0);
+    expect(await q.failed(10)).toEqual([]);
+    // Retried once: a second retry of the same id finds nothing to run.
+    expect(await q.retry('flaky', failed!.id)).toBe(false);
+  });
+
   it('ignores a second enqueue with the same job id while the first is pending', async () => {
     make();
     let runs = 0;
@@ -86,11 +137,15 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let finished = false;
-    q.register<{ n: number }>('slow', async ({ n }) => {
-      started.push(n);
-      await gate;
-      finished = true;
-    }, { concurrency: 1 });
+    q.register<{ n: number }>(
+      'slow',
+      async ({ n }) => {
+        started.push(n);
+        await gate;
+        finished = true;
+      },
+      { concurrency: 1 },
+    );
     await q.start();
     await Promise.all([1, 2, 3].map((n) => q.enqueue('slow', { n })));
     await until(() => started.length === 1);
@@ -123,6 +178,27 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     expect(runs).toBe(atClose);
   });
 
+  it('call: runs the handler once and resolves with its reply; a failure rejects with its message', async () => {
+    make();
+    let runs = 0;
+    q.register<{ n: number }>('square', async ({ n }) => {
+      runs += 1;
+      if (n < 0) throw new Error('negative');
+      return { square: n * n };
+    });
+    await q.start();
+    expect(await q.call<{ n: number }, { square: number }>('square', { n: 7 }, 5_000)).toEqual({ square: 49 });
+    await expect(q.call('square', { n: -1 }, 5_000)).rejects.toThrow(/negative/);
+    expect(runs).toBe(2);
+  });
+
+  it('call: with no process running the handler, times out with JobTimeoutError', async () => {
+    make();
+    // Registered but never started: the shape of a web-only process asking for work no publisher is there to do.
+    q.register('nobody', async () => 'late');
+    await expect(q.call('nobody', {}, 300)).rejects.toBeInstanceOf(JobTimeoutError);
+  });
+
   it('does not tick before start (a process without the worker role never starts its queue)', async () => {
     make();
     let runs = 0;
@@ -132,13 +208,16 @@ describe.each(kinds)('job queue: %s', (kind, redisUrl) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(runs).toBe(0);
   });
-});
+};
 
-describe.runIf(process.env.TEST_REDIS_URL)('scheduled jobs across BullMQ workers', () => {
+describe('job queue: in-process', () => jobQueueSuite('in-process', undefined));
+describeNeeding(['TEST_REDIS_URL'], 'job queue: bullmq', (redisUrl) => jobQueueSuite('bullmq', redisUrl));
+
+describeNeeding(['TEST_REDIS_URL'], 'scheduled jobs across BullMQ workers', (redisUrl) => {
   it('two queues on one Redis run each tick once', async () => {
     const prefix = `t${randomBytes(4).toString('hex')}`;
-    const a = createJobQueue(process.env.TEST_REDIS_URL, prefix, log);
-    const b = createJobQueue(process.env.TEST_REDIS_URL, prefix, log);
+    const a = createJobQueue(redisUrl, prefix, log);
+    const b = createJobQueue(redisUrl, prefix, log);
     const runs = { a: 0, b: 0 };
     const every = 200;
     a.schedule('sweep', every, async () => {

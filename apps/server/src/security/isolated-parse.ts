@@ -104,7 +104,11 @@ interface Run<T> {
  * One bounded worker: heap cap, deadline, terminated as soon as it is settled. Refusals (too many pages, parser
  * errors) are answered here; every other message goes to `onMessage`.
  */
-function runWorker<T>(data: { kind: 'docx' | 'pdf'; mode: 'text' | 'html' | 'pages'; bytes: Buffer; maxChars?: number }, limits: Omit<ParseLimits, 'maxChars'>, onMessage: (m: WorkerMessage, run: Run<T>) => void): Promise<T> {
+function runWorker<T>(
+  data: { kind: 'docx' | 'pdf'; mode: 'text' | 'html' | 'pages'; bytes: Buffer; maxChars?: number },
+  limits: Omit<ParseLimits, 'maxChars'>,
+  onMessage: (m: WorkerMessage, run: Run<T>) => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -120,7 +124,8 @@ function runWorker<T>(data: { kind: 'docx' | 'pdf'; mode: 'text' | 'html' | 'pag
       settled = true;
       clearTimeout(timer);
       fn();
-      void worker.terminate();
+      // The result is settled already; a worker that fails to stop is gone with its thread either way.
+      worker.terminate().catch(() => undefined);
     };
     const startDeadline = () => {
       startedAt = Date.now();
@@ -175,7 +180,11 @@ export function docxHtmlIsolated(bytes: Buffer, limits: Omit<ParseLimits, 'maxCh
  * count) and the next is read only once it has settled; time spent in `onPage` does not count against the deadline.
  * An `onPage` failure stops the worker and is rethrown as is. Resolves to the page count.
  */
-export function pdfPagesIsolated(bytes: Buffer | Uint8Array, limits: Omit<ParseLimits, 'maxChars'>, onPage: (page: number, text: string, total: number) => Promise<void>): Promise<number> {
+export function pdfPagesIsolated(
+  bytes: Buffer | Uint8Array,
+  limits: Omit<ParseLimits, 'maxChars'>,
+  onPage: (page: number, text: string, total: number) => Promise<void>,
+): Promise<number> {
   return runWorker<number>({ kind: 'pdf', mode: 'pages', bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, limits, (m, run) => {
     if (typeof m.done === 'number') return run.resolve(m.done);
     if (typeof m.page !== 'number' || typeof m.text !== 'string') return run.reject(new ParseRefusedError('unreadable', 'unexpected parser reply'));

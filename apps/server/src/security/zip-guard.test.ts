@@ -7,7 +7,10 @@ const MiB = 1024 * 1024;
 const XML_CHUNK = Buffer.from('<w:p><w:r><w:t>砚</w:t></w:r></w:p>'.repeat(2000));
 
 async function refusal(p: Promise<unknown>): Promise<ZipRejectedError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ZipRejectedError);
   return err as ZipRejectedError;
 }

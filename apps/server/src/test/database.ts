@@ -1,11 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { describe } from 'vitest';
 import { openDatabase, type DbHandle } from '../db/client.js';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
 /** Which databases the integration suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * A suite on every test database (`name` holds `%s` for the kind). Without TEST_DATABASE_URL the PostgreSQL copy is
+ * still declared, as skipped and named for the missing variable, so a run without PostgreSQL never reads as a full pass.
+ */
+export function describeOnDatabases(name: string, suite: (kind: TestDbKind) => void): void {
+  describe(name.replace('%s', 'pglite'), () => suite('pglite'));
+  describeNeeding(['TEST_DATABASE_URL'], name.replace('%s', 'postgres'), () => suite('postgres'));
+}
+
+/**
+ * A suite that needs outside services (PostgreSQL, Redis) named by test variables; it gets their values in order.
+ * With one unset it is declared as skipped, its name saying which variable is missing, never silently absent.
+ */
+export function describeNeeding(variables: string[], name: string, suite: (...values: string[]) => void): void {
+  const missing = variables.filter((v) => !process.env[v]);
+  // Declared either way, so a run without the variables lists the suite as skipped and says which one is missing.
+  const title = missing.length === 0 ? name : `${name} (skipped: ${missing.join(' and ')} not set)`;
+  describe.skipIf(missing.length > 0)(title, () => suite(...variables.map((v) => process.env[v] ?? '')));
+}
 
 /** A fresh, migrated database: in-memory PGlite, or a new database on the test PostgreSQL server. */
 export async function openTestDatabase(kind: TestDbKind): Promise<DbHandle & { url?: string }> {

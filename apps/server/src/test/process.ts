@@ -73,7 +73,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = 120_0
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (exited) throw new Error(`server exited before it was ready:\n${p.output()}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { ...p, url, readyAt: Date.now() };
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -70,11 +70,7 @@ export async function bindSandboxAccount(t: TestApp, token: string, identity: st
 }
 
 export async function waitForPublish(t: TestApp, token: string, publishId: string, done: (r: PublishResultReply) => boolean, timeoutMs = 45_000) {
-  return until(
-    async () => (await t.call<PublishResultReply>('GET', publishApi(t, '/publish/result'), { token, query: { publishId } })).data,
-    done,
-    timeoutMs,
-  );
+  return until(async () => (await t.call<PublishResultReply>('GET', publishApi(t, '/publish/result'), { token, query: { publishId } })).data, done, timeoutMs);
 }
 
 export const allFinished = (r: PublishResultReply) => r.jobs.every((j) => j.status === 'succeeded' || j.status === 'failed');

@@ -38,7 +38,7 @@ async function deflateRepeated(chunk: Buffer, size: number, head: Buffer = Buffe
   });
   let crc = crc32(head);
   deflate.write(head);
-  for (let written = 0; written < size; ) {
+  for (let written = 0; written < size;) {
     const part = size - written >= chunk.length ? chunk : chunk.subarray(0, size - written);
     crc = crc32(part, crc);
     written += part.length;

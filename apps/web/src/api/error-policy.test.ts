@@ -53,9 +53,8 @@ describe('isBackgroundUrl', () => {
     '/api/auth/nowLoginUser',
   ])('%s is background', (url) => expect(isBackgroundUrl(url)).toBe(true));
 
-  it.each(['/notice/bubble', '/user/change-nickname', '/auth/doLogin0', '/notice/v2/listing', '/topic/v2/track', '/vip/user/info'])(
-    '%s is not background',
-    (url) => expect(isBackgroundUrl(url)).toBe(false),
+  it.each(['/notice/bubble', '/user/change-nickname', '/auth/doLogin0', '/notice/v2/listing', '/topic/v2/track', '/vip/user/info'])('%s is not background', (url) =>
+    expect(isBackgroundUrl(url)).toBe(false),
   );
 });
 
@@ -130,7 +129,7 @@ describe('createDeduper', () => {
 
 describe('filenameFromDisposition', () => {
   it('prefers filename*', () => {
-    expect(filenameFromDisposition("attachment; filename=\"a.txt\"; filename*=UTF-8''%E6%96%87%E7%AB%A0.docx")).toBe('文章.docx');
+    expect(filenameFromDisposition('attachment; filename="a.txt"; filename*=UTF-8\'\'%E6%96%87%E7%AB%A0.docx')).toBe('文章.docx');
     expect(filenameFromDisposition('attachment; filename="report.pdf"')).toBe('report.pdf');
     expect(filenameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');
     expect(filenameFromDisposition(null)).toBeNull();
@@ -159,7 +158,5 @@ describe('isSilentRejectUrl', () => {
   it.each(['/publish/v4/account/bind', '/api/publish/v4/account/bind', 'http://h/api/publish/v4/account/bind?x=1'])('%s is silent', (url) =>
     expect(isSilentRejectUrl(url)).toBe(true),
   );
-  it.each(['/publish/account/unbind', '/publish/v4/account/bind/x', '/publish-api/chrome/login/connect'])('%s is not', (url) =>
-    expect(isSilentRejectUrl(url)).toBe(false),
-  );
+  it.each(['/publish/account/unbind', '/publish/v4/account/bind/x', '/publish-api/chrome/login/connect'])('%s is not', (url) => expect(isSilentRejectUrl(url)).toBe(false));
 });

@@ -179,3 +179,13 @@ export function lackPointsFrom(data: unknown): LackPointsInfo {
     need: num(d.need),
   };
 }
+
+/** The 933 reply's data when it names the words (older replies carry none: then there is nothing to show but the toast). */
+export function sensitiveFrom(data: unknown): { words: string[]; where: string; suggestions: string[] } | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as { words?: unknown; where?: unknown; suggestions?: unknown };
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const words = strings(d.words);
+  if (!words.length) return null;
+  return { words, where: typeof d.where === 'string' ? d.where : '', suggestions: strings(d.suggestions) };
+}

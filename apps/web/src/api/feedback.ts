@@ -1,9 +1,9 @@
-import type { FeedbackItem, FeedbackPage } from '@inkstone/shared';
-import { get, post } from './request';
+import type { FeedbackBody, FeedbackItem } from '@inkstone/shared';
+import { api } from './client';
 
 export type { FeedbackItem };
 
 export const feedbackApi = {
-  submit: (body: { content: string; images: string[]; contact?: string }) => post<FeedbackItem>('/feedback/submit', body),
-  list: (q: { pageNum: number; pageSize: number }) => get<FeedbackPage>('/feedback/list', q),
+  submit: (body: FeedbackBody) => api.post('/feedback/submit', body),
+  list: (q: { pageNum: number; pageSize: number }) => api.get('/feedback/list', q),
 };

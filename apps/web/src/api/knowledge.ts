@@ -1,7 +1,7 @@
-import type { KnowledgeDoc, KnowledgeDocPage, KnowledgeExt, KnowledgeFolder, KnowledgeHit, KnowledgeQuota, KnowledgeSearchResult } from '@inkstone/shared';
-import { get, post } from './request';
+import type { KnowledgeDoc, KnowledgeExt, KnowledgeFolder, KnowledgeHit } from '@inkstone/shared';
+import { api } from './client';
 
-export type { KnowledgeDoc, KnowledgeDocPage, KnowledgeExt, KnowledgeFolder, KnowledgeHit, KnowledgeQuota, KnowledgeSearchResult };
+export type { KnowledgeDoc, KnowledgeExt, KnowledgeFolder, KnowledgeHit };
 
 /** A folder id, 'root' for 未分类, or undefined for the whole library. */
 export type FolderFilter = number | 'root' | undefined;
@@ -10,29 +10,31 @@ export type FolderFilter = number | 'root' | undefined;
 const multipartHeaders = { 'Content-Type': undefined } as unknown as Record<string, string>;
 
 export const knowledgeApi = {
-  folders: () => get<KnowledgeFolder[]>('/knowledge/folder/list'),
-  createFolder: (name: string) => post<KnowledgeFolder>('/knowledge/folder/create', { name }),
-  renameFolder: (id: number, name: string) => post<null>('/knowledge/folder/rename', { id, name }),
-  deleteFolder: (id: number) => post<null>('/knowledge/folder/delete', { id }),
-  quota: () => get<KnowledgeQuota>('/knowledge/quota'),
-  docs: (q: { folderId?: FolderFilter; ext?: KnowledgeExt; pageNum?: number; pageSize?: number }) => get<KnowledgeDocPage>('/knowledge/doc/list', q, { silent: true }),
-  doc: (id: number) => get<KnowledgeDoc>('/knowledge/doc/info', { id }),
+  folders: () => api.get('/knowledge/folder/list'),
+  createFolder: (name: string) => api.post('/knowledge/folder/create', { name }),
+  renameFolder: (id: number, name: string) => api.post('/knowledge/folder/rename', { id, name }),
+  deleteFolder: (id: number) => api.post('/knowledge/folder/delete', { id }),
+  quota: () => api.get('/knowledge/quota'),
+  docs: (q: { folderId?: FolderFilter; ext?: KnowledgeExt; pageNum?: number; pageSize?: number }) => api.get('/knowledge/doc/list', q, { silent: true }),
+  doc: (id: number) => api.get('/knowledge/doc/info', { id }),
   /** Failures are shown by the uploader next to the file, so the layer stays quiet. */
   upload: (file: File, folderId: number | undefined, onProgress: (percent: number) => void) => {
     const fd = new FormData();
     fd.append('file', file);
-    return post<KnowledgeDoc>(`/knowledge/doc/upload${folderId ? `?folderId=${folderId}` : ''}`, fd, {
+    return api.post('/knowledge/doc/upload', fd, {
+      params: folderId ? { folderId } : {},
       headers: multipartHeaders,
       silent: true,
       onUploadProgress: (e) => onProgress(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
     });
   },
-  importUrl: (url: string, folderId: number | null) => post<KnowledgeDoc>('/knowledge/doc/import', { url, folderId }, { silent: true }),
-  rename: (id: number, name: string) => post<KnowledgeDoc>('/knowledge/doc/rename', { id, name }),
-  move: (id: number, folderId: number | null) => post<KnowledgeDoc>('/knowledge/doc/move', { id, folderId }),
-  remove: (id: number) => post<null>('/knowledge/doc/delete', { id }),
-  search: (q: { q: string; folderId?: FolderFilter; ext?: KnowledgeExt; docId?: number; limit?: number }) =>
-    get<KnowledgeSearchResult>('/knowledge/search', q, { silent: true }),
+  importUrl: (url: string, folderId: number | null) => api.post('/knowledge/doc/import', { url, folderId }, { silent: true }),
+  rename: (id: number, name: string) => api.post('/knowledge/doc/rename', { id, name }),
+  move: (id: number, folderId: number | null) => api.post('/knowledge/doc/move', { id, folderId }),
+  remove: (id: number) => api.post('/knowledge/doc/delete', { id }),
+  /** What search can do here (full-text only, or hybrid with the vector model), as one sentence for the page. */
+  status: () => api.get('/knowledge/status', undefined, { silent: true }),
+  search: (q: { q: string; folderId?: FolderFilter; ext?: KnowledgeExt; docId?: number; limit?: number }) => api.get('/knowledge/search', q, { silent: true }),
 };
 
 /** Address of a document's viewer, opened at a page with the passage to highlight. */

@@ -1,13 +1,13 @@
-import type { NoticeBubble, NoticeItem, NoticePage } from '@inkstone/shared';
-import { get, post } from './request';
+import type { NoticeItem, NoticeListQuery } from '@inkstone/shared';
+import { api } from './client';
 
 export type { NoticeItem };
 
 export const noticeApi = {
   /** Polled: never toasts; 401/430 still end the session. */
-  bubble: () => get<NoticeBubble>('/notice/bubble', undefined, { silent: true }),
-  list: (q: { pageNum: number; pageSize: number; type?: string }) => get<NoticePage>('/notice/v2/list', q),
-  detail: (id: NoticeItem['id']) => get<NoticeItem>('/notice/detail', { id }),
-  read: (id: NoticeItem['id']) => post<null>('/notice/read', undefined, { params: { id } }),
-  readAll: () => post<null>('/notice/all/read'),
+  bubble: () => api.get('/notice/bubble', undefined, { silent: true }),
+  list: (q: Pick<NoticeListQuery, 'pageNum' | 'pageSize'> & { type?: NoticeListQuery['type'] }) => api.get('/notice/v2/list', q),
+  detail: (id: NoticeItem['id']) => api.get('/notice/detail', { id: String(id) }),
+  read: (id: NoticeItem['id']) => api.post('/notice/read', undefined, { params: { id: String(id) } }),
+  readAll: () => api.post('/notice/all/read'),
 };

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AxiosAdapter } from 'axios';
-import { ApiError, http, installRequestUi, request, type RequestUi } from './request';
+import { ApiError, http, installRequestUi, request, settle, type RequestUi } from './request';
 
 // request() reads sparkNavigate from the address; the unit project runs in node.
 beforeAll(() => {
@@ -60,9 +60,7 @@ describe('request: 1501 opens the lackPoints prompt', () => {
 describe('request: binding an account rejects without a message (spec 8)', () => {
   it('shows nothing for a code error or a server failure, but still rejects', async () => {
     const ui = spyUi();
-    const err = await request({ url: '/publish/v4/account/bind', method: 'POST', adapter: reply({ code: 1704, msg: '登录未完成', data: null }) }).catch(
-      (e: unknown) => e,
-    );
+    const err = await request({ url: '/publish/v4/account/bind', method: 'POST', adapter: reply({ code: 1704, msg: '登录未完成', data: null }) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(1704);
     const fail: AxiosAdapter = async (config) => {
@@ -83,5 +81,77 @@ describe('request: binding an account rejects without a message (spec 8)', () =>
     const ui = spyUi();
     await request({ url: '/publish/account/unbind', method: 'POST', adapter: reply({ code: 1702, msg: '账号不存在', data: null }) }).catch(() => {});
     expect(ui.message).toHaveBeenCalledWith('error', '账号不存在', 3);
+  });
+});
+
+describe('request: background calls fail silently (spec 8)', () => {
+  it('a background call answered with an error code or a bad reply shows nothing, but still rejects', async () => {
+    const ui = spyUi();
+    for (const url of ['/notice/v2/list', '/vip/user/score', '/topic/v3/track/info', '/user/event/report']) {
+      const err = await request({ url, adapter: reply({ code: 1234, msg: '后台失败', data: null }) }).catch((e: unknown) => e);
+      expect((err as ApiError).code).toBe(1234);
+      await request({ url, adapter: reply('<html>bad gateway</html>') }).catch(() => {});
+    }
+    expect(ui.message).not.toHaveBeenCalled();
+    expect(ui.notify).not.toHaveBeenCalled();
+  });
+
+  it('the same reply on a call the user started shows its msg', async () => {
+    const ui = spyUi();
+    await request({ url: '/notice/read', adapter: reply({ code: 1234, msg: '前台失败', data: null }) }).catch(() => {});
+    expect(ui.message).toHaveBeenCalledWith('error', '前台失败', 3);
+  });
+});
+
+describe('request: downloads (spec 8)', () => {
+  it('returns a content-disposition reply whole, with its file name', async () => {
+    const ui = spyUi();
+    const bytes = new TextEncoder().encode('{"code":1,"msg":"not an envelope to read"}');
+    const download: AxiosAdapter = async (config) => ({
+      data: new Blob([bytes]),
+      status: 200,
+      statusText: 'OK',
+      headers: { 'content-disposition': "attachment; filename*=UTF-8''%E6%96%87%E7%AB%A0.docx" },
+      config,
+    });
+    const res = await request<{ blob: Blob; filename: string | null }>({ url: '/writing/draft/export', responseType: 'blob', adapter: download });
+    expect(res.filename).toBe('文章.docx');
+    expect(new Uint8Array(await res.blob.arrayBuffer())).toEqual(bytes);
+    expect(ui.message).not.toHaveBeenCalled();
+  });
+});
+
+describe('settle: a promise nobody awaits still reaches the user', () => {
+  it('adds nothing to an API error request() has already shown, and leaves no unhandled rejection', async () => {
+    const ui = spyUi();
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    const failed = request({ url: '/x/shown', adapter: reply({ code: 1001, msg: '参数错误：标题', data: null }) });
+    settle(failed);
+    await failed.catch(() => {});
+    await new Promise((r) => setTimeout(r, 0));
+    process.off('unhandledRejection', unhandled);
+    expect(ui.message).toHaveBeenCalledTimes(1);
+    expect(ui.message).toHaveBeenCalledWith('error', '参数错误：标题', expect.any(Number));
+    expect(unhandled).not.toHaveBeenCalled();
+  });
+
+  it('shows a failure that is not an API error and hands it to the error reporter', async () => {
+    const ui = spyUi();
+    const reported = vi.fn();
+    vi.stubGlobal('reportError', reported);
+    const boom = new Error('pdf.js failed');
+    const task = Promise.reject(boom);
+    settle(task);
+    await task.catch(() => {});
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ui.message).toHaveBeenCalledWith('error', '操作失败，请稍后重试', 3);
+    expect(reported).toHaveBeenCalledWith(boom);
+  });
+
+  it('accepts an optional promise that is not there', () => {
+    const ui = spyUi();
+    settle(undefined);
+    expect(ui.message).not.toHaveBeenCalled();
   });
 });

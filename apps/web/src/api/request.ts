@@ -1,5 +1,5 @@
 import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
-import { limits } from '@inkstone/shared';
+import { ErrorCode, limits } from '@inkstone/shared';
 import { DEFAULT_TOKEN_NAME, LS, lsGet } from '../lib/storage-keys';
 import {
   actionForCode,
@@ -53,6 +53,8 @@ export interface RequestUi {
   authLost(openModal: boolean): void;
   /** Code 1501: open the lackPoints prompt with the reply's data. */
   lackPoints?(data: unknown): void;
+  /** Code 933 with its words: open the sensitive-content modal (which words, where, what to change). */
+  sensitive?(data: unknown): void;
 }
 let ui: RequestUi = { message: () => {}, notify: () => {}, authLost: () => {} };
 export function installRequestUi(next: RequestUi): void {
@@ -97,6 +99,19 @@ export function reportApiCode(url: string, code: number, msg: string): void {
   } catch {
     // Analytics must never disturb the caller.
   }
+}
+
+/**
+ * For a promise an event handler or effect starts and nobody awaits: its failure reaches the user instead of becoming
+ * an unhandled rejection. An ApiError has already been shown by request() (or deliberately kept quiet by its caller);
+ * anything else gets a generic message and goes to the error reporter.
+ */
+export function settle(task: Promise<unknown> | undefined): void {
+  task?.catch((e: unknown) => {
+    if (isApiError(e)) return;
+    ui.message('error', '操作失败，请稍后重试', 3);
+    if (typeof globalThis.reportError === 'function') globalThis.reportError(e);
+  });
 }
 
 function isEnvelope(v: unknown): v is Envelope<unknown> {
@@ -151,14 +166,7 @@ export async function request<T>(options: RequestOptions): Promise<T> {
     if (action.kind === 'message') show(url, () => ui.message(action.level, action.text, action.durationS));
     if (action.kind === 'notification') show(url, () => ui.notify(action.title, action.description, action.durationS));
   }
+  // Even a background call (a writing task) opens it: the user must learn which words to change.
+  if (body.code === ErrorCode.SENSITIVE_CONTENT && !quietCodes?.includes(body.code)) ui.sensitive?.(body.data);
   throw new ApiError('code', body.code, body.msg, url, body.data ?? null);
 }
-
-export const get = <T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}) =>
-  request<T>({ ...options, method: 'GET', url, params });
-
-export const post = <T>(url: string, data?: unknown, options: RequestOptions = {}) =>
-  request<T>({ ...options, method: 'POST', url, data });
-
-export const put = <T>(url: string, data?: unknown, options: RequestOptions = {}) =>
-  request<T>({ ...options, method: 'PUT', url, data });

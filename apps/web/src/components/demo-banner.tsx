@@ -1,5 +1,6 @@
 import { Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
+import { queryKeys } from '../api/query-keys';
 
 /** `/healthz` answers `demo: true` on a public server running on sandboxes (ALLOW_SANDBOXES=1). */
 export function isDemoHealth(body: unknown): boolean {
@@ -14,7 +15,7 @@ async function fetchDemo(): Promise<boolean> {
 
 /** On a demo site every page says so: codes, scans, payments and publishing there are simulated. */
 export function DemoBanner() {
-  const { data: demo } = useQuery({ queryKey: ['healthz', 'demo'], queryFn: fetchDemo, staleTime: Infinity, retry: false });
+  const { data: demo } = useQuery({ queryKey: queryKeys.healthz.demo, queryFn: fetchDemo, staleTime: Infinity, retry: false });
   if (!demo) return null;
   return (
     <Tag

@@ -39,8 +39,7 @@ export function ensureDeviceId(store: KeyValueStore, make: () => string): string
   return id;
 }
 
-export const dayKey = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+export const dayKey = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /**
  * Sets today's marker and removes earlier days' markers. Returns true on the first load of the day.

@@ -13,6 +13,8 @@ export const LS = {
   dailyMarkerPrefix: 'dailyMarker:',
   firstPageMarker: 'notificationFirstPage',
   tourHomeDone: 'tour:home:done',
+  /** The version whose release note this device has seen (shown once per version). */
+  releaseNoteSeen: 'releaseNote:seen',
   pendingInvitationCode: 'invitationCode',
   /** Recent publish ids (the server has no per-user publish list), newest first. */
   publishHistory: 'publishHistory',

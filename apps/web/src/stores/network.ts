@@ -6,6 +6,9 @@ export interface SensitiveModalInfo {
   title: string;
   content: string;
   timestamp: number;
+  /** From the 933 reply: the words found and a suggestion for each. */
+  words: string[];
+  suggestions: string[];
 }
 
 interface NetworkState {
@@ -20,7 +23,7 @@ interface NetworkState {
 export const useNetworkStore = create<NetworkState>()((set) => ({
   networkState: 'online',
   IP: null,
-  sensitiveModalInfo: { type: '', state: false, title: '', content: '', timestamp: 0 },
+  sensitiveModalInfo: { type: '', state: false, title: '', content: '', timestamp: 0, words: [], suggestions: [] },
   setNetworkState: (networkState) => set({ networkState }),
   setIP: (IP) => set({ IP }),
   setSensitiveModalInfo: (info) => set((s) => ({ sensitiveModalInfo: { ...s.sensitiveModalInfo, ...info, timestamp: Date.now() } })),

@@ -8,6 +8,9 @@ interface NotificationState {
   notificationEnanle: boolean;
   /** '0' or a timestamp (ms) until which notifications are muted. */
   donotDisturb: string;
+  /** Which kinds of message notify (settings catalogue notifyComment / notifyPublish / notifySystem). */
+  kinds: { comment: boolean; publish: boolean; system: boolean };
+  setKinds(patch: Partial<NotificationState['kinds']>): void;
   /** The account's notification settings have been read after login (or failed to load). */
   settingsLoaded: boolean;
   setSettingsLoaded(v: boolean): void;
@@ -20,6 +23,8 @@ export const useNotificationStore = create<NotificationState>()((set) => ({
   unreadMap: {},
   notificationEnanle: lsGet(LS.notificationEnable) !== 'false',
   donotDisturb: lsGet(LS.donotDisturb) ?? '0',
+  kinds: { comment: true, publish: true, system: true },
+  setKinds: (patch) => set((s) => ({ kinds: { ...s.kinds, ...patch } })),
   settingsLoaded: false,
   setSettingsLoaded: (settingsLoaded) => set({ settingsLoaded }),
   setUnreadMap: (unreadMap) => set({ unreadMap }),

@@ -13,7 +13,13 @@ interface TrackState {
 }
 
 /** Profile fields sysTrackSelected / userTrackSelected are pipe-separated lists. */
-export const splitTracks = (v: string | null | undefined): string[] => (v ? v.split('|').map((s) => s.trim()).filter(Boolean) : []);
+export const splitTracks = (v: string | null | undefined): string[] =>
+  v
+    ? v
+        .split('|')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 export const useTrackStore = create<TrackState>()((set) => ({
   trackData: [],

@@ -32,8 +32,7 @@ const empty: UserVipInfo & { pointsKnown: boolean } = {
 };
 
 /** `score` or `totalScore`, whichever the server gave (spec section 3). */
-export const pointsFrom = (v: { score?: number | null; totalScore?: number | null } | null | undefined): number =>
-  v?.score ?? v?.totalScore ?? 0;
+export const pointsFrom = (v: { score?: number | null; totalScore?: number | null } | null | undefined): number => v?.score ?? v?.totalScore ?? 0;
 
 export const useUserVipStore = create<UserVipState>()((set) => ({
   ...empty,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 
 /** The reply envelope of every `/api` call. */
-export const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.number().int(), msg: z.string(), data });
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.number().int(), msg: z.string(), data });
 
 export type Envelope<T> = { code: number; msg: string; data: T };
 
@@ -22,8 +21,7 @@ export const pageQuery = z.object({
   pageSize: z.coerce.number({ error: 'pageSize 必须是数字' }).int().min(1, 'pageSize 最小为1').max(200, 'pageSize 最大为200').default(20),
 });
 
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ records: z.array(item), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ records: z.array(item), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
 /** A page of `T` as `pageOf` describes it (for generic client code). */
 export type Page<T> = Omit<z.infer<ReturnType<typeof pageOf>>, 'records'> & { records: T[] };
 

@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { feedbackContentMaxLength, feedbackContactMaxLength, feedbackImagesMax } from '../constants/feedback.js';
 import { pageOf, pageQuery } from './common.js';
 
-/** 帮助与反馈: what a user sends, and what they see of their own feedback. */
-export const feedbackContentMaxLength = 1000;
-export const feedbackContactMaxLength = 100;
-export const feedbackImagesMax = 3;
 export const feedbackReplyMaxLength = 2000;
 
 export const feedbackBody = z.object({

@@ -1,27 +1,16 @@
 import { z } from 'zod';
+import { knowledgeLimits, knowledgeExts } from '../constants/knowledge.js';
 import { pageOf } from './common.js';
 
-/** 知识库 (knowledge library): folders, documents, parse progress, full-text search. */
-export const knowledgeLimits = {
-  /** One uploaded document (spec section 9 upload cap). */
-  fileMaxBytes: 20 * 1024 * 1024,
-  /** A web page fetched for import. */
-  pageMaxBytes: 5 * 1024 * 1024,
-  folderNameMaxLength: 40,
-  docNameMaxLength: 200,
-  foldersMax: 100,
-  searchQueryMaxLength: 100,
-  searchLimitMax: 50,
-  /** Default per-user quotas (the server's KNOWLEDGE_QUOTA may change them). */
-  quota: { docs: 200, bytes: 500 * 1024 * 1024, vipDocs: 2000, vipBytes: 5 * 1024 * 1024 * 1024 },
-} as const;
-
-export const knowledgeExts = ['pdf', 'docx', 'md', 'txt', 'html'] as const;
 export type KnowledgeExt = (typeof knowledgeExts)[number];
 export const knowledgeStatuses = ['queued', 'parsing', 'ready', 'failed'] as const;
 
 const idField = (label: string) =>
-  z.coerce.number({ error: `${label} 必须是数字` }).int(`${label} 必须是整数`).min(1, `${label} 必须是正整数`).max(Number.MAX_SAFE_INTEGER, `${label} 过大`);
+  z.coerce
+    .number({ error: `${label} 必须是数字` })
+    .int(`${label} 必须是整数`)
+    .min(1, `${label} 必须是正整数`)
+    .max(Number.MAX_SAFE_INTEGER, `${label} 过大`);
 
 /** null / absent = 未分类 (the root). */
 const folderIdField = z.union([idField('文件夹 folderId'), z.null()], { error: '文件夹 folderId 必须是数字或 null' });
@@ -107,7 +96,14 @@ export const knowledgeSearchQuery = z.object({
   folderId: z.union([z.literal('root'), idField('文件夹 folderId')], { error: '文件夹 folderId 必须是数字或 root' }).optional(),
   ext: z.enum(knowledgeExts, { error: `类型 ext 只能是 ${knowledgeExts.join('、')}` }).optional(),
   docId: idField('文档 docId').optional(),
-  limit: z.coerce.number({ error: 'limit 必须是数字' }).int().min(1, 'limit 最小为1').max(knowledgeLimits.searchLimitMax, `limit 最大为${knowledgeLimits.searchLimitMax}`).default(20),
+  limit: z.coerce
+    .number({ error: 'limit 必须是数字' })
+    .int()
+    .min(1, 'limit 最小为1')
+    .max(knowledgeLimits.searchLimitMax, `limit 最大为${knowledgeLimits.searchLimitMax}`)
+    .default(20),
+  /** auto: hybrid (full-text + vectors, reciprocal rank fusion) when an embeddings model is configured; fulltext: words only. */
+  mode: z.enum(['auto', 'fulltext'], { error: '检索方式 mode 只能是 auto 或 fulltext' }).default('auto'),
 });
 
 export const knowledgeHitSchema = z.object({
@@ -137,5 +133,26 @@ export const knowledgeDocTextSchema = z.object({
 });
 export type KnowledgeDocText = z.infer<typeof knowledgeDocTextSchema>;
 
-export const knowledgeSearchSchema = z.object({ hits: z.array(knowledgeHitSchema), tokens: z.array(z.string()), mode: z.enum(['fulltext']) });
+/** How the hits were ranked: words only, or words and meaning fused (score is then the fused rank score). */
+export const knowledgeSearchSchema = z.object({ hits: z.array(knowledgeHitSchema), tokens: z.array(z.string()), mode: z.enum(['fulltext', 'hybrid']) });
 export type KnowledgeSearchResult = z.infer<typeof knowledgeSearchSchema>;
+
+/** What search can do here: full-text always; vector search when an embeddings model is configured, and where its vectors live. */
+export const knowledgeStatusSchema = z.object({
+  fulltext: z.literal(true),
+  vector: z.object({
+    enabled: z.boolean(),
+    /** The model id stored with each vector (model@dimensions when a size is set); null when off. */
+    model: z.string().nullable(),
+    /** pgvector, or real[] ranked by cosine in the server (PostgreSQL without the pgvector extension); null when off. */
+    storage: z.enum(['pgvector', 'real[]']).nullable(),
+    /** Why pgvector could not be used (the database's message), when storage is real[]. */
+    fallbackReason: z.string().nullable(),
+    /** The user's ready documents, and how many of them have vectors from the current model (the rest are being embedded). */
+    readyDocs: z.number().int(),
+    embeddedDocs: z.number().int(),
+  }),
+  /** One sentence for the page, in Chinese. */
+  note: z.string(),
+});
+export type KnowledgeStatus = z.infer<typeof knowledgeStatusSchema>;

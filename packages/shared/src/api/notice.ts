@@ -33,6 +33,8 @@ export const noticeItemSchema = z.object({
   title: z.string(),
   /** Plain text or simple markdown; the client renders it sanitised. */
   content: z.string(),
+  /** html: written in the console, cleaned on the server to a few tags (the client cleans it again before showing it). */
+  format: z.enum(['text', 'html']),
   type: z.string(),
   /** When the notice was published (ISO 8601): the time users see it arrive. */
   createdAt: z.string(),

@@ -7,7 +7,11 @@ export const publishPlatformIds = ['sandbox', 'xiaohongshu', 'wechat_mp'] as con
 export const publishPlatformSchema = z.enum(publishPlatformIds, { error: `platform 必须是 ${publishPlatformIds.join('、')} 之一` });
 export type PublishPlatform = z.infer<typeof publishPlatformSchema>;
 
-const id = (name: string) => z.coerce.number({ error: `${name} 必须是数字` }).int(`${name} 必须是整数`).positive(`${name} 无效`);
+const id = (name: string) =>
+  z.coerce
+    .number({ error: `${name} 必须是数字` })
+    .int(`${name} 必须是整数`)
+    .positive(`${name} 无效`);
 const connectionIdSchema = z.string({ error: '请提供 connectionId' }).regex(/^[A-Za-z0-9_-]{16,64}$/, 'connectionId 无效');
 
 // --- binding -----------------------------------------------------------------------------------
@@ -108,11 +112,26 @@ export const accountListQuery = pageQuery.extend({
 });
 export const accountListReply = z.object({ records: z.array(platformAccountSchema), total: z.number().int(), pageNum: z.number().int(), pageSize: z.number().int() });
 
+/**
+ * The spec's publishData (global store): articleCount (notes published), readCount (their views/reads), followCount
+ * (followers of the bound accounts), each with its increase over the last 7 days, from the data area's snapshots.
+ */
+export const publishDataSchema = z.object({
+  articleCount: z.number().int(),
+  articleIncrease: z.number().int(),
+  readCount: z.number().int(),
+  readIncrease: z.number().int(),
+  followCount: z.number().int(),
+  followIncrease: z.number().int(),
+});
+export type PublishData = z.infer<typeof publishDataSchema>;
+
 export const accountCountReply = z.object({
   total: z.number().int(),
   active: z.number().int(),
   expired: z.number().int(),
   byPlatform: z.record(z.string(), z.number().int()),
+  publishData: publishDataSchema,
 });
 export type AccountCount = z.infer<typeof accountCountReply>;
 
@@ -136,28 +155,66 @@ export const platformLimitsSchema = z.object({
 });
 export type PlatformLimits = z.infer<typeof platformLimitsSchema>;
 
-export const passthroughBody = z.discriminatedUnion('category', [
-  z.object({ category: z.literal('sessionCheck'), accountId: id('accountId') }),
-  z.object({ category: z.literal('search'), accountId: id('accountId'), keyword: z.string().trim().min(1, '请输入关键词').max(30, '关键词最多30个字符') }),
-  z.object({ category: z.literal('config'), accountId: id('accountId').optional(), platform: publishPlatformSchema.optional() }),
-], { error: 'category 必须是 sessionCheck、search 或 config' });
+/**
+ * How an account of a platform logs in, which decides what the binding dialog shows: 'qr' opens the platform's
+ * login page on the server and shows its QR to scan in the platform's app; 'credentials' takes the keys of the
+ * platform's official API (a 公众号's AppID and AppSecret) and needs no scan.
+ */
+export const platformLoginKinds = ['qr', 'credentials'] as const;
+export type PlatformLoginKind = (typeof platformLoginKinds)[number];
+/** One platform this server publishes to, as the config passthrough lists them (in the operator's order). */
+export const platformInfoSchema = z.object({
+  platform: publishPlatformSchema,
+  platformName: z.string(),
+  sandbox: z.boolean(),
+  login: z.enum(platformLoginKinds),
+  limits: platformLimitsSchema,
+});
+export type PlatformInfo = z.infer<typeof platformInfoSchema>;
+
+export const passthroughBody = z.discriminatedUnion(
+  'category',
+  [
+    z.object({ category: z.literal('sessionCheck'), accountId: id('accountId') }),
+    z.object({ category: z.literal('search'), accountId: id('accountId'), keyword: z.string().trim().min(1, '请输入关键词').max(30, '关键词最多30个字符') }),
+    z.object({ category: z.literal('config'), accountId: id('accountId').optional(), platform: publishPlatformSchema.optional() }),
+  ],
+  { error: 'category 必须是 sessionCheck、search 或 config' },
+);
 export const passthroughReply = z.union([
   z.object({ category: z.literal('sessionCheck'), accountId: z.number().int(), valid: z.boolean(), status: accountStatusSchema, statusReason: z.string().nullable() }),
   z.object({ category: z.literal('search'), accountId: z.number().int(), topics: z.array(z.string()) }),
   z.object({
     category: z.literal('config'),
-    platforms: z.array(z.object({ platform: z.string(), platformName: z.string(), sandbox: z.boolean(), limits: platformLimitsSchema })),
+    platforms: z.array(platformInfoSchema),
   }),
 ]);
 export type PlatformConfig = Extract<z.infer<typeof passthroughReply>, { category: 'config' }>;
 
 // --- publishing --------------------------------------------------------------------------------
+/**
+ * 'article': an article (WeChat MP takes it as one; note platforms take its pictures). 'image': an image note (图文):
+ * the images are the note, in order; platforms without image notes (WeChat MP) get an article with the images inline.
+ */
+export const noteKinds = ['article', 'image'] as const;
+export type NoteKind = (typeof noteKinds)[number];
+
 export const publishContentSchema = z.object({
+  kind: z.enum(noteKinds, { error: 'kind 必须是 article 或 image' }).default('article'),
   title: z.string({ error: '请填写标题' }).trim().max(200, '标题过长'),
   /** HTML or plain text. */
   body: z.string({ error: '请填写正文' }).max(200_000, '正文过长'),
   /** data: URLs or http(s) URLs. */
-  images: z.array(z.string().min(1).max(30 * 1024 * 1024), { error: 'images 必须是列表' }).max(50, '图片过多').default([]),
+  images: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(30 * 1024 * 1024),
+      { error: 'images 必须是列表' },
+    )
+    .max(50, '图片过多')
+    .default([]),
   /** Without '#'. */
   topics: z.array(z.string().trim().min(1).max(30, '话题最多30个字符'), { error: 'topics 必须是列表' }).max(50, '话题过多').default([]),
 });
@@ -167,11 +224,13 @@ export const publishArticleBody = z
   .object({
     accountIds: z.array(id('accountId'), { error: '请选择发布账号' }).min(1, '请选择发布账号').max(50, '一次最多发布到50个账号'),
     draftId: id('draftId').optional(),
+    /** A graphic task (图文): its cards (in order), title, body and tags become an image note; `content` overrides them. */
+    graphicTaskId: z.string().min(1).max(64, 'graphicTaskId 过长').optional(),
     content: publishContentSchema.optional(),
     /** ISO time or epoch milliseconds; absent = now. */
     scheduleAt: z.union([z.iso.datetime({ offset: true, error: 'scheduleAt 必须是ISO时间' }), z.number().int().positive()]).optional(),
   })
-  .refine((b) => b.draftId !== undefined || b.content !== undefined, '请提供 draftId 或 content');
+  .refine((b) => b.draftId !== undefined || b.content !== undefined || b.graphicTaskId !== undefined, '请提供 draftId、graphicTaskId 或 content');
 export type PublishArticleBody = z.infer<typeof publishArticleBody>;
 
 export const publishJobStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed']);

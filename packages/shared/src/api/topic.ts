@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { sysTrackSelectMax, userTrackMax, anglePlatforms } from '../constants/topic.js';
 import { pageOf, pageQuery } from './common.js';
-import { creationPlatforms } from './user.js';
 
 /** 选题: tracks (赛道), hot topics from public hot lists and feeds, collections, AI angles, divergent maps. */
 export const trackNameMaxLength = 20;
-export const sysTrackSelectMax = 20;
-export const userTrackMax = 10;
 export const topicKeywordMaxLength = 50;
 export const mapTitleMaxLength = 50;
 /** Serialized mind map; simple-mind-map's JSON for a few hundred nodes stays well under this. */
@@ -111,23 +109,33 @@ export const trackSearchResultSchema = z.object({
 export type TrackSearchResult = z.infer<typeof trackSearchResultSchema>;
 
 export const topicIdBody = z.object({ topicId: z.coerce.number({ error: '选题 topicId 必须是数字' }).int('选题 topicId 必须是整数').positive('选题 topicId 必须是正整数') });
+/** @alias the same field read from the query string (GET /topic/v3/detail); knip reads the tag as a deliberate second name. */
 export const topicIdQuery = topicIdBody;
 export const topicCollectPageSchema = pageOf(topicItemSchema.extend({ collectedAt: z.string() }));
 export type TopicCollectPage = z.infer<typeof topicCollectPageSchema>;
 
-export const anglePlatforms = creationPlatforms.filter((p) => p !== 'other');
 export type AnglePlatform = (typeof anglePlatforms)[number];
 
 /** POST /topic/v3/angles: a hot topic (topicId) or any keyword. */
 export const topicAnglesBody = z
   .object({
     topicId: z.number({ error: '选题 topicId 必须是数字' }).int().positive('选题 topicId 必须是正整数').optional(),
-    keyword: z.string({ error: '关键词 keyword 必须是文字' }).trim().min(1, '关键词 keyword 不能为空').max(topicKeywordMaxLength, `关键词 keyword 最多${topicKeywordMaxLength}个字`).optional(),
+    keyword: z
+      .string({ error: '关键词 keyword 必须是文字' })
+      .trim()
+      .min(1, '关键词 keyword 不能为空')
+      .max(topicKeywordMaxLength, `关键词 keyword 最多${topicKeywordMaxLength}个字`)
+      .optional(),
     platform: z.enum(anglePlatforms, { error: `平台 platform 必须是 ${anglePlatforms.join('、')} 之一` }).default('xiaohongshu'),
     count: z.number({ error: '数量 count 必须是数字' }).int().min(5, '数量 count 为5到10').max(10, '数量 count 为5到10').default(6),
     /** A retry with the same id is not charged twice. */
-    requestId: z.string({ error: 'requestId 必须是文字' }).regex(/^[\w-]{8,64}$/, 'requestId 须为8到64位字母数字').optional(),
+    requestId: z
+      .string({ error: 'requestId 必须是文字' })
+      .regex(/^[\w-]{8,64}$/, 'requestId 须为8到64位字母数字')
+      .optional(),
     modelConfigType: z.string().max(64).nullish(),
+    /** Write the angles in this persona's voice, for its platform and readers (the home input's selected persona). */
+    personaId: z.number({ error: '人设 personaId 必须是数字' }).int().positive('人设 personaId 必须是正整数').nullish(),
   })
   .refine((b) => b.topicId !== undefined || b.keyword !== undefined, { message: '请提供选题 topicId 或关键词 keyword', path: ['keyword'] });
 export type TopicAnglesBody = z.input<typeof topicAnglesBody>;
@@ -157,3 +165,28 @@ export const mapItemSchema = z.object({ id: z.number().int(), title: z.string(),
 export type MapItem = z.infer<typeof mapItemSchema>;
 export const mapListSchema = z.array(mapItemSchema.omit({ data: true }));
 export const mapIdQuery = z.object({ id: z.coerce.number({ error: '导图 id 必须是数字' }).int().positive('导图 id 必须是正整数') });
+
+/** GET /topic/v3/calendar: one month of festivals, solar terms, public holidays and marketing days. */
+export const calendarMonthMin = '2004-01';
+export const calendarMonthMax = '2050-12';
+export const topicCalendarQuery = z.object({
+  month: z
+    .string({ error: '请提供月份 month（格式 YYYY-MM）' })
+    .trim()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月份 month 格式应为 YYYY-MM，例如 2026-11')
+    .refine((m) => m >= calendarMonthMin && m <= calendarMonthMax, `月份 month 超出范围（${calendarMonthMin} 到 ${calendarMonthMax}）`),
+});
+export const calendarDayTypes = ['traditional', 'solar_term', 'public_holiday', 'marketing'] as const;
+export const calendarDaySchema = z.object({
+  date: z.string(),
+  /** A span's last day (public holidays, 开学季, 年货节); null for a single day. */
+  endDate: z.string().nullable(),
+  name: z.string(),
+  type: z.enum(calendarDayTypes),
+  suggestion: z.string(),
+  /** Suggested topics to write (marketing days); empty when only the suggestion line is given. */
+  topics: z.array(z.string()),
+});
+export type CalendarDay = z.infer<typeof calendarDaySchema>;
+export const topicCalendarSchema = z.object({ month: z.string(), days: z.array(calendarDaySchema) });
+export type TopicCalendar = z.infer<typeof topicCalendarSchema>;

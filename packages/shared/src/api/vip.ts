@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderStatuses } from '../constants/vip.js';
 import { ledgerKinds } from '../points.js';
 
 /** Money is integer fen everywhere; the web app formats yuan. */
@@ -71,7 +72,6 @@ export type PayQr = z.infer<typeof payQrSchema>;
 
 export const orderNoQuery = z.object({ orderNo: z.string({ error: '请提供订单号' }).regex(/^[0-9A-Za-z_-]{6,32}$/, '订单号格式不正确') });
 
-export const orderStatuses = ['pending', 'paid', 'closed', 'expired'] as const;
 export const orderStatusSchema = z.object({ status: z.enum(orderStatuses), paidAt: z.string().optional() });
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
@@ -89,6 +89,7 @@ export const orderItemSchema = z.object({
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
 export const couponExchangeBody = z.object({ code: z.string({ error: '请输入兑换码' }).trim().min(4, '兑换码格式不正确').max(64, '兑换码格式不正确') });
+/** @alias the same field read from the query string (GET /rightsCode/exchange); knip reads the tag as a deliberate second name. */
 export const rightsCodeQuery = couponExchangeBody;
 export const codeExchangeResultSchema = z.object({
   kind: z.enum(['points', 'vip_days']),

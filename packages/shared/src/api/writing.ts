@@ -1,19 +1,8 @@
 import { z } from 'zod';
+import { writingLimits, taskEventTypes } from '../constants/writing.js';
 
 /** AI writing: models, home input, tasks and their stream, drafts, personas, files, abilities. */
 
-export const writingLimits = {
-  promptMaxChars: 5000,
-  quoteFilesMax: 5,
-  abilityMaxChars: 5000,
-  draftMaxChars: 200_000,
-  /** Quoted documents (docx, pdf, txt, md). Images use limits.uploadMaxBytes (spec section 5). */
-  quoteFileMaxBytes: 10 * 1024 * 1024,
-  /** Parsed text kept per quoted file. */
-  quoteFileMaxChars: 100_000,
-  /** The saved home input, serialised. */
-  homeInputMaxBytes: 32 * 1024,
-} as const;
 const limits = writingLimits;
 
 export const createTypes = ['article', 'graphic'] as const;
@@ -21,6 +10,33 @@ export const writeTypes = ['deep', 'quick', 'imitate', 'rewrite'] as const;
 export type WriteType = (typeof writeTypes)[number];
 export const abilityTypes = ['continue', 'expand', 'shorten', 'polish', 'persona', 'tone'] as const;
 export type AbilityType = (typeof abilityTypes)[number];
+
+/**
+ * The home input's ability types (spec: abilityType / abilityTypeList): the form the article takes. The server serves
+ * the list (GET /writing/ability/types) and a task carries the chosen id; its instruction joins the model's system prompt.
+ */
+export const homeAbilities = [
+  { id: 'general', label: '通用文章', description: '结构清晰的通用长文', instruction: '' },
+  {
+    id: 'wechat_article',
+    label: '公众号文章',
+    description: '标题吸睛、小标题分段、结尾引导互动',
+    instruction: '写成适合微信公众号发布的文章：标题吸引人，开头抛出问题或场景，用小标题分段，结尾引导读者留言互动。',
+  },
+  {
+    id: 'xhs_note',
+    label: '小红书笔记',
+    description: '口语化、分点、带话题标签',
+    instruction: '写成小红书笔记：口语化，分点陈述，段落短，适量使用表情符号，结尾附3到5个 # 话题标签。',
+  },
+  { id: 'video_script', label: '口播脚本', description: '短视频口播，开头三秒抓人', instruction: '写成短视频口播脚本：开头三秒抓住注意力，句子短，按镜头分段并标注【镜头N】。' },
+  { id: 'news', label: '新闻稿', description: '倒金字塔结构、客观语气', instruction: '写成新闻稿：倒金字塔结构，导语概括时间、地点、人物、事件、原因和结果，语气客观。' },
+  { id: 'review', label: '测评种草', description: '场景、优缺点与推荐人群', instruction: '写成产品测评：先讲使用场景，再对比优缺点，最后给出结论和推荐人群。' },
+] as const;
+export type HomeAbilityId = (typeof homeAbilities)[number]['id'];
+export const homeAbilityIds = homeAbilities.map((a) => a.id) as [HomeAbilityId, ...HomeAbilityId[]];
+export const homeAbilityItemSchema = z.object({ id: z.string(), label: z.string(), description: z.string() });
+export type HomeAbilityItem = z.infer<typeof homeAbilityItemSchema>;
 
 const idSchema = z.coerce.number({ error: 'id 必须是数字' }).int().positive('id 必须是正整数');
 export const idQuery = z.object({ id: idSchema });
@@ -52,11 +68,25 @@ export const homeInputSchema = z.object({
   personaId: z.number().int().positive().nullable().default(null),
   abilityType: z.string().max(32).nullable().default(null),
   modelConfigType: z.string().max(64).nullable().default(null),
+  /** The 图文 box's card options (spec: graphicModelConfig); null in the article box. */
+  graphicModelConfig: z
+    .object(
+      {
+        contentCards: z.number({ error: 'contentCards 必须是数字' }).int().min(2, 'contentCards 最少2张').max(17, 'contentCards 最多17张').nullable().default(null),
+        pictureMode: z.enum(['card', 'ai'], { error: 'pictureMode 必须是 card 或 ai' }).default('card'),
+      },
+      { error: 'graphicModelConfig 必须是对象' },
+    )
+    .nullable()
+    .default(null),
 });
 export type HomeInput = z.infer<typeof homeInputSchema>;
 export const saveHomeInputBody = homeInputSchema.extend({
   createType: z.enum(createTypes, { error: 'createType 必须是 article 或 graphic' }),
 });
+/** The stored home input as read back and as saved: the input plus which box (article / graphic) it belongs to. */
+export const savedHomeInputSchema = homeInputSchema.extend({ createType: z.string() });
+export type SavedHomeInput = z.infer<typeof savedHomeInputSchema>;
 export const homeInputQuery = z.object({ createType: z.enum(createTypes, { error: 'createType 必须是 article 或 graphic' }).default('article') });
 
 export const styleCardSchema = z.object({
@@ -91,12 +121,19 @@ export const taskCreateBody = z.object({
   quoteFileIds: z.array(z.number().int().positive()).max(limits.quoteFilesMax, `最多引用${limits.quoteFilesMax}个文件`).default([]),
   onlineSearch: z.boolean().default(false),
   modelConfigType: z.string().max(64).nullish(),
+  abilityType: z.enum(homeAbilityIds, { error: `abilityType 必须是 ${homeAbilityIds.join('、')} 之一` }).nullish(),
   /** 知识库 quoted: documents, folders, or the whole library; the pipeline retrieves passages and cites them as [n]. */
   knowledge: z
     .object(
       {
-        docIds: z.array(z.number({ error: '知识库文档 knowledge.docIds 必须是数字' }).int().positive(), { error: 'knowledge.docIds 必须是列表' }).max(20, '最多引用20个知识库文档').default([]),
-        folderIds: z.array(z.number({ error: '知识库文件夹 knowledge.folderIds 必须是数字' }).int().positive(), { error: 'knowledge.folderIds 必须是列表' }).max(20, '最多引用20个知识库文件夹').default([]),
+        docIds: z
+          .array(z.number({ error: '知识库文档 knowledge.docIds 必须是数字' }).int().positive(), { error: 'knowledge.docIds 必须是列表' })
+          .max(20, '最多引用20个知识库文档')
+          .default([]),
+        folderIds: z
+          .array(z.number({ error: '知识库文件夹 knowledge.folderIds 必须是数字' }).int().positive(), { error: 'knowledge.folderIds 必须是列表' })
+          .max(20, '最多引用20个知识库文件夹')
+          .default([]),
         all: z.boolean({ error: 'knowledge.all 必须是布尔值' }).default(false),
       },
       { error: 'knowledge 必须是对象' },
@@ -112,7 +149,7 @@ export const generatedByValues = ['ai', 'offline'] as const;
 export type GeneratedBy = (typeof generatedByValues)[number];
 export const taskInfoSchema = z.object({
   taskId: z.string(),
-  kind: z.enum(['article', 'ability']),
+  kind: z.enum(['article', 'ability', 'graphic']),
   mode: z.string(),
   status: z.enum(taskStatuses),
   title: z.string(),
@@ -144,13 +181,6 @@ export const streamTicketSchema = z.object({
 });
 export type StreamTicket = z.infer<typeof streamTicketSchema>;
 
-/**
- * SSE events of `GET /mp/task/stream/:taskId` (`id:` = stored event id, `event:` = type, `data:` = JSON):
- * progress {stage, message, percent} | reasoning {text} | delta {text} | reset {reason} (drop text streamed so far)
- * | title {title} | sources {items: SearchSource[]} | usage {promptTokens, completionTokens, totalTokens}
- * | done {draftId, title} | error {code, msg}. The stream ends after done or error.
- */
-export const taskEventTypes = ['progress', 'reasoning', 'delta', 'reset', 'title', 'sources', 'usage', 'done', 'error'] as const;
 export type TaskEventType = (typeof taskEventTypes)[number];
 export const searchSourceSchema = z.object({ n: z.number().int(), title: z.string(), url: z.string(), snippet: z.string(), siteName: z.string().nullable() });
 export type SearchSource = z.infer<typeof searchSourceSchema>;

@@ -5,11 +5,15 @@ export const sessions = pgTable(
   'sessions',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     /** SHA-256 of the token; the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
     device: text('device'),
     ip: text('ip'),
+    /** The User-Agent at login, shown in the login-device list (truncated). */
+    client: text('client'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -60,7 +64,9 @@ export const wxScenes = pgTable('wx_scenes', {
 
 export const handoverTokens = pgTable('handover_tokens', {
   jti: text('jti').primaryKey(),
-  userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),

@@ -6,7 +6,9 @@ export const feedback = pgTable(
   'feedback',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     content: text('content').notNull(),
     /** URLs of screenshots the user uploaded through the image upload (checked to be theirs). */
     images: jsonb('images').$type<string[]>().notNull().default([]),

@@ -8,3 +8,8 @@ export * from './writing.js';
 export * from './feedback.js';
 export * from './topic.js';
 export * from './knowledge.js';
+export * from './graphic.js';
+export * from './data.js';
+export * from './admin.js';
+export * from './catalogue.js';
+export * from './agent.js';

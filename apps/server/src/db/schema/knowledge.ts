@@ -5,6 +5,18 @@ import { bigint, bigserial, customType, index, integer, pgTable, text, timestamp
 const tsvector = customType<{ data: string }>({
   dataType: () => 'tsvector',
 });
+
+/**
+ * A passage's embedding. Created as real[] (portable); where pgvector can be enabled (always on embedded PGlite, on
+ * PostgreSQL when `CREATE EXTENSION vector` succeeds) KnowledgeRepo.prepareVectors turns the column into pgvector's
+ * `vector` at start-up. Reads accept both shapes: real[] arrives as numbers, vector as its text '[x,y,...]'. Writes
+ * go through the repo with an explicit ::real[] cast, which pgvector assigns to a vector column.
+ */
+const embedding = customType<{ data: number[]; driverData: string | number[] }>({
+  dataType: () => 'real[]',
+  fromDriver: (v) => (Array.isArray(v) ? v.map(Number) : (JSON.parse(v.replace(/^\{/, '[').replace(/\}$/, ']')) as number[])),
+  toDriver: (v) => `{${v.join(',')}}`,
+});
 import { users } from './user.js';
 
 /** 知识库 folders: one level, named uniquely per user. */
@@ -12,7 +24,9 @@ export const knowledgeFolders = pgTable(
   'knowledge_folders',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -26,7 +40,9 @@ export const knowledgeDocs = pgTable(
   'knowledge_docs',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** null = 未分类; a deleted folder's documents fall back here. */
     folderId: bigint('folder_id', { mode: 'number' }).references(() => knowledgeFolders.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
@@ -47,10 +63,16 @@ export const knowledgeDocs = pgTable(
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     parsedAt: timestamp('parsed_at', { withTimezone: true }),
+    /** Model id (EmbeddingsProvider.modelId) every chunk of the document was embedded with; null = not (yet) embedded. */
+    embeddingModel: text('embedding_model'),
+    /** When the chunks' embeddings last changed: the server's vector cache (PostgreSQL without pgvector) keys on it. */
+    embeddedAt: timestamp('embedded_at', { withTimezone: true }),
   },
   (t) => [
     index('knowledge_docs_user_idx').on(t.userId, t.createdAt),
-    index('knowledge_docs_open_idx').on(t.status).where(sql`${t.status} in ('queued', 'parsing')`),
+    index('knowledge_docs_open_idx')
+      .on(t.status)
+      .where(sql`${t.status} in ('queued', 'parsing')`),
   ],
 );
 
@@ -62,7 +84,9 @@ export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    docId: bigint('doc_id', { mode: 'number' }).notNull().references(() => knowledgeDocs.id, { onDelete: 'cascade' }),
+    docId: bigint('doc_id', { mode: 'number' })
+      .notNull()
+      .references(() => knowledgeDocs.id, { onDelete: 'cascade' }),
     /** Denormalised owner: every search is filtered by it before ranking. */
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     seq: integer('seq').notNull(),
@@ -81,10 +105,9 @@ export const knowledgeChunks = pgTable(
     tsv: tsvector('tsv')
       .notNull()
       .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${knowledgeChunks.tokens})`),
+    embedding: embedding('embedding'),
+    /** The model id `embedding` came from: vectors of different models are never compared. */
+    embeddingModel: text('embedding_model'),
   },
-  (t) => [
-    index('knowledge_chunks_doc_idx').on(t.docId, t.seq),
-    index('knowledge_chunks_user_idx').on(t.userId),
-    index('knowledge_chunks_tsv_idx').using('gin', t.tsv),
-  ],
+  (t) => [index('knowledge_chunks_doc_idx').on(t.docId, t.seq), index('knowledge_chunks_user_idx').on(t.userId), index('knowledge_chunks_tsv_idx').using('gin', t.tsv)],
 );

@@ -10,7 +10,9 @@ export const platformAccounts = pgTable(
   'platform_accounts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     platform: text('platform').notNull(),
     /** The account's id on the platform (stable across re-logins). */
     platformUserId: text('platform_user_id').notNull(),
@@ -31,7 +33,9 @@ export const platformAccounts = pgTable(
     unboundAt: timestamp('unbound_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('platform_accounts_live_uq').on(t.userId, t.platform, t.platformUserId).where(sql`${t.unboundAt} is null`),
+    uniqueIndex('platform_accounts_live_uq')
+      .on(t.userId, t.platform, t.platformUserId)
+      .where(sql`${t.unboundAt} is null`),
     index('platform_accounts_user_idx').on(t.userId, t.platform),
   ],
 );
@@ -41,7 +45,9 @@ export const platformLogins = pgTable(
   'platform_logins',
   {
     id: text('id').primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     platform: text('platform').notNull(),
     /** 'waiting' | 'scanned' | 'confirmed' | 'completed' | 'bound' | 'expired' | 'failed' */
     state: text('state').notNull(),
@@ -62,7 +68,9 @@ export const publishTasks = pgTable(
   'publish_tasks',
   {
     id: text('id').primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     draftId: text('draft_id'),
     content: jsonb('content').$type<{ title: string; body: string; images: string[]; topics: string[] }>().notNull(),
     scheduleAt: timestamp('schedule_at', { withTimezone: true }),
@@ -80,9 +88,15 @@ export const publishJobs = pgTable(
   'publish_jobs',
   {
     id: text('id').primaryKey(),
-    publishId: text('publish_id').notNull().references(() => publishTasks.id),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
-    accountId: bigint('account_id', { mode: 'number' }).notNull().references(() => platformAccounts.id),
+    publishId: text('publish_id')
+      .notNull()
+      .references(() => publishTasks.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => platformAccounts.id),
     platform: text('platform').notNull(),
     /** 'queued' | 'running' | 'succeeded' | 'failed' */
     status: text('status').notNull().default('queued'),
@@ -118,8 +132,12 @@ export const platformComments = pgTable(
   'platform_comments',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull().references(() => platformAccounts.id),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => platformAccounts.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     platformCommentId: text('platform_comment_id').notNull(),
     noteId: text('note_id'),
     noteTitle: text('note_title'),

@@ -72,8 +72,12 @@ export const topicCollections = pgTable(
   'topic_collections',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
-    topicId: bigint('topic_id', { mode: 'number' }).notNull().references(() => topicItems.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    topicId: bigint('topic_id', { mode: 'number' })
+      .notNull()
+      .references(() => topicItems.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('topic_collections_user_topic_idx').on(t.userId, t.topicId)],
@@ -84,11 +88,31 @@ export const topicMaps = pgTable(
   'topic_maps',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     title: text('title').notNull(),
     data: jsonb('data').$type<unknown>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('topic_maps_user_updated_idx').on(t.userId, t.updatedAt)],
+);
+
+/**
+ * Feeds an operator added with the admin CLI (`topic:source:add`), beside the ones in TRENDS_SOURCES. The refresh
+ * job reads the enabled ones on every tick, so adding, disabling or removing one needs no restart. `track` names a
+ * system track every item of the feed is filed under, on top of the keyword rules.
+ */
+export const topicFeeds = pgTable(
+  'topic_feeds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    url: text('url').notNull(),
+    name: text('name').notNull(),
+    track: text('track'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('topic_feeds_url_idx').on(t.url)],
 );

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AdminRole } from '@inkstone/shared';
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, bigint } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
@@ -8,6 +9,8 @@ export const users = pgTable(
     uid: text('uid').notNull(),
     username: text('username').notNull(),
     nickname: text('nickname').notNull(),
+    /** An image this user uploaded (/uploads/...), set through POST /user/avatar. */
+    avatarUrl: text('avatar_url'),
     phone: text('phone'),
     wxOpenid: text('wx_openid'),
     creatorType: text('creator_type'),
@@ -25,7 +28,10 @@ export const users = pgTable(
     vipExpiredAt: timestamp('vip_expired_at', { withTimezone: true }),
     pointsBalance: integer('points_balance').notNull().default(0),
     pointsTotal: integer('points_total').notNull().default(0),
+    /** Banned by an operator (or disabled by hand): login is refused and every session answers 430. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Operators' console role (owner | operator | support | viewer); null for everyone else. */
+    adminRole: text('admin_role').$type<AdminRole>(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -34,15 +40,21 @@ export const users = pgTable(
     uniqueIndex('users_uid_uq').on(t.uid),
     uniqueIndex('users_invite_code_uq').on(t.inviteCode),
     // Deleted accounts free their phone and WeChat identity.
-    uniqueIndex('users_phone_live_uq').on(t.phone).where(sql`${t.deletedAt} is null`),
-    uniqueIndex('users_wx_openid_live_uq').on(t.wxOpenid).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_phone_live_uq')
+      .on(t.phone)
+      .where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_wx_openid_live_uq')
+      .on(t.wxOpenid)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
 export const userSettings = pgTable(
   'user_settings',
   {
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     key: text('key').notNull(),
     value: text('value').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -17,7 +17,7 @@ export const llmModels = pgTable('llm_models', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export type WritingTaskKind = 'article' | 'ability';
+export type WritingTaskKind = 'article' | 'ability' | 'graphic';
 export type WritingTaskStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** One piece of paid AI work. Its progress is the event table below; its state survives restarts. */
@@ -25,7 +25,9 @@ export const writingTasks = pgTable(
   'writing_tasks',
   {
     id: text('id').primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     kind: text('kind').$type<WritingTaskKind>().notNull(),
     /** article: deep | quick | imitate | rewrite; ability: continue | expand | ... */
     mode: text('mode').notNull(),
@@ -49,7 +51,9 @@ export const writingTasks = pgTable(
   },
   (t) => [
     index('writing_tasks_user_idx').on(t.userId, t.createdAt),
-    index('writing_tasks_open_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+    index('writing_tasks_open_idx')
+      .on(t.status)
+      .where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
 
@@ -58,7 +62,9 @@ export const writingTaskEvents = pgTable(
   'writing_task_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    taskId: text('task_id').notNull().references(() => writingTasks.id, { onDelete: 'cascade' }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => writingTasks.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -74,8 +80,12 @@ export const streamTickets = pgTable(
   'stream_tickets',
   {
     ticketHash: text('ticket_hash').primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
-    taskId: text('task_id').notNull().references(() => writingTasks.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => writingTasks.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('stream_tickets_expires_idx').on(t.expiresAt)],
@@ -85,7 +95,9 @@ export const drafts = pgTable(
   'drafts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     title: text('title').notNull().default(''),
     html: text('html').notNull().default(''),
     markdown: text('markdown').notNull().default(''),
@@ -102,7 +114,9 @@ export const personas = pgTable(
   'personas',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     name: text('name').notNull(),
     platform: text('platform').notNull().default(''),
     industry: text('industry').notNull().default(''),
@@ -120,7 +134,9 @@ export const personas = pgTable(
 export const homeInputs = pgTable(
   'home_inputs',
   {
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     createType: text('create_type').notNull(),
     value: jsonb('value').$type<Record<string, unknown>>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -133,7 +149,9 @@ export const userFiles = pgTable(
   'user_files',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
     kind: text('kind').$type<'quote' | 'image'>().notNull(),
     name: text('name').notNull(),
     ext: text('ext').notNull(),

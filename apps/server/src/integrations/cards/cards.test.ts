@@ -1,7 +1,10 @@
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
 import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createCardRenderer } from './index.js';
-import { CARD_HEIGHT, CARD_WIDTH, cardFontOptions, coverSvg, coverTitleBox, escapeXml, layoutText, textWidthEm } from './resvg.js';
+import { CARD_HEIGHT, CARD_WIDTH, cardFontOptions, cardFonts, ResvgCardRenderer, coverSvg, coverTitleBox, escapeXml, layoutText, textWidthEm } from './resvg.js';
 import { CardInputError } from './types.js';
 
 /** Width and height from the PNG's IHDR chunk (right after the 8-byte signature and the chunk header). */
@@ -92,5 +95,30 @@ describe('card renderer (resvg)', () => {
   it('refuses an unknown template or theme', async () => {
     await expect(renderer.render({ templateId: 'nope', title: 'x' })).rejects.toBeInstanceOf(CardInputError);
     await expect(renderer.render({ templateId: 'cover', title: 'x', theme: 'nope' })).rejects.toBeInstanceOf(CardInputError);
+  });
+
+  it('per-card font subsets draw the same pixels as the full font files, emoji and Latin included, and leave no files', async () => {
+    const subset = new ResvgCardRenderer(cardFonts());
+    // hb-subset is installed by scripts/install-system-deps.sh; without it this proves nothing, so it must be there.
+    expect(subset.fonts.mode).toBe('subset');
+    const full = new ResvgCardRenderer(cardFonts(undefined, false));
+    expect(full.fonts.mode).toBe('full');
+    const inputs = [
+      { templateId: 'checklist', title: '出门前 Check ✅', text: '钥匙 & 手机 🔋\n雨伞☔ <3\n“水杯”—— 500ml', page: 3 },
+      { templateId: 'cover', title: '龘靐齉爩：生僻字也要画出来', subtitle: 'Rare glyphs 𠀀' },
+    ];
+    for (const input of inputs) {
+      const [a, b] = await Promise.all([subset.render(input), full.render(input)]);
+      const x = await sharp(a).removeAlpha().raw().toBuffer();
+      const y = await sharp(b).removeAlpha().raw().toBuffer();
+      expect(x.length).toBe(y.length);
+      let differing = 0;
+      for (let i = 0; i < x.length; i++) if (Math.abs(x[i]! - y[i]!) > 8) differing += 1;
+      expect(differing / x.length).toBeLessThan(0.0005);
+    }
+    const left = readdirSync(os.tmpdir())
+      .filter((d) => d.startsWith('inkstone-card-fonts-'))
+      .flatMap((d) => readdirSync(`${os.tmpdir()}/${d}`).filter((f) => f.startsWith(`${process.pid}-`)));
+    expect(left).toEqual([]);
   });
 });

@@ -21,12 +21,19 @@ async function server(handler: (req: http.IncomingMessage, res: http.ServerRespo
     port,
     host: `127.0.0.1:${port}`,
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
   };
 }
 
 async function refusal(p: Promise<unknown>): Promise<FetchRefusedError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(FetchRefusedError);
   return err as FetchRefusedError;
 }
@@ -35,9 +42,31 @@ describe('address ranges', () => {
   it('only globally routable unicast addresses are public', () => {
     for (const a of ['8.8.8.8', '114.114.114.114', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPublicAddress(a), a).toBe(true);
     const inward = [
-      '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '169.254.1.1', '100.64.0.1',
-      '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', '::', 'fe80::1', 'fc00::1',
-      'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::', 'not-an-ip',
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '169.254.1.1',
+      '100.64.0.1',
+      '100.100.100.200',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '198.18.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '64:ff9b::a00:1',
+      '2002:a00:1::',
+      'not-an-ip',
     ];
     for (const a of inward) expect(isPublicAddress(a), a).toBe(false);
   });
@@ -138,7 +167,11 @@ describe('SafeFetch', () => {
       resolver: async (host) => {
         if (host === 'inward.example.test') return [{ address: '127.0.0.1', family: 4 }];
         // A rebinding answer: one public, one private address.
-        if (host === 'mixed.example.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+        if (host === 'mixed.example.test')
+          return [
+            { address: '93.184.216.34', family: 4 },
+            { address: '127.0.0.1', family: 4 },
+          ];
         return [{ address: '::ffff:10.1.2.3', family: 6 }];
       },
     });

@@ -220,8 +220,7 @@ function discard(body: Dispatcher.ResponseData['body']) {
   body.destroy();
 }
 
-const tooLarge = (maxBytes: number) =>
-  new FetchRefusedError('too_large', `超过${maxBytes >= MB ? `${Math.round(maxBytes / MB)}MB` : `${Math.ceil(maxBytes / 1024)}KB`}，已拒绝`);
+const tooLarge = (maxBytes: number) => new FetchRefusedError('too_large', `超过${maxBytes >= MB ? `${Math.round(maxBytes / MB)}MB` : `${Math.ceil(maxBytes / 1024)}KB`}，已拒绝`);
 
 /** png/jpeg/gif/webp by magic bytes, or null: the header alone is never trusted. */
 export async function imageKind(buf: Buffer): Promise<{ mimeType: FetchedImage['mimeType']; ext: FetchedImage['ext'] } | null> {

@@ -31,17 +31,7 @@ export interface FetchedImage extends FetchedBody {
   ext: 'png' | 'jpg' | 'gif' | 'webp';
 }
 
-export type FetchRefusal =
-  | 'invalid_url'
-  | 'scheme'
-  | 'private_address'
-  | 'dns'
-  | 'too_many_redirects'
-  | 'too_large'
-  | 'timeout'
-  | 'http_status'
-  | 'content_type'
-  | 'network';
+export type FetchRefusal = 'invalid_url' | 'scheme' | 'private_address' | 'dns' | 'too_many_redirects' | 'too_large' | 'timeout' | 'http_status' | 'content_type' | 'network';
 
 /**
  * Why a fetch did not produce a body. `message` is Chinese and names no internal address, so callers can prefix it

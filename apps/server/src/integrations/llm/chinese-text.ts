@@ -12,7 +12,38 @@ function tools() {
   return loaded;
 }
 
-const STOP_WORDS = ['我们', '你们', '他们', '这个', '那个', '一个', '一些', '什么', '怎么', '如何', '可以', '需要', '没有', '还是', '就是', '因为', '所以', '但是', '如果', '以及', '进行', '通过', '自己', '写一篇', '文章', '一篇', '关于', '帮我', '请帮我', '请写'];
+const STOP_WORDS = [
+  '我们',
+  '你们',
+  '他们',
+  '这个',
+  '那个',
+  '一个',
+  '一些',
+  '什么',
+  '怎么',
+  '如何',
+  '可以',
+  '需要',
+  '没有',
+  '还是',
+  '就是',
+  '因为',
+  '所以',
+  '但是',
+  '如果',
+  '以及',
+  '进行',
+  '通过',
+  '自己',
+  '写一篇',
+  '文章',
+  '一篇',
+  '关于',
+  '帮我',
+  '请帮我',
+  '请写',
+];
 
 /** Top keywords by TF-IDF (words of at least 2 characters, no digits-only tokens). */
 export function keywords(text: string, topK = 8): string[] {
@@ -36,11 +67,4 @@ export function sentences(text: string): string[] {
     .split(/(?<=[。！？!?；;])|\n+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-}
-
-/** Roughly: one CJK character or one Latin word counts as one. */
-export function countChars(text: string): number {
-  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
-  const words = text.replace(/[\u3400-\u9fff]/g, ' ').match(/[A-Za-z0-9]+/g)?.length ?? 0;
-  return cjk + words;
 }

@@ -9,9 +9,18 @@ export { OFFLINE_MODEL_ID, OfflineWriter } from './offline.js';
  * A client for one configured model (OpenAI-compatible protocol). Pure: the model list, the choice of model and the
  * errors users see belong to modules/llm/llm-registry.ts.
  */
-export function createLlmClient(m: Pick<LlmModelConfig, 'id' | 'label' | 'baseURL' | 'apiKey' | 'model'>, config: Pick<Config, 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS'>): LlmClient {
+export function createLlmClient(
+  m: Pick<LlmModelConfig, 'id' | 'label' | 'baseURL' | 'apiKey' | 'model'>,
+  config: Pick<Config, 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS'>,
+): LlmClient {
   return new OpenAiCompatibleLlm({
-    id: m.id, label: m.label, baseURL: m.baseURL, apiKey: m.apiKey, model: m.model,
-    timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, retryBaseMs: config.LLM_RETRY_BASE_MS,
+    id: m.id,
+    label: m.label,
+    baseURL: m.baseURL,
+    apiKey: m.apiKey,
+    model: m.model,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    maxRetries: config.LLM_MAX_RETRIES,
+    retryBaseMs: config.LLM_RETRY_BASE_MS,
   });
 }

@@ -6,8 +6,17 @@ import { LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type Ll
 
 async function collect(llm: LlmClient, content: string) {
   const chunks: LlmChunk[] = [];
-  for await (const c of llm.stream({ messages: [{ role: 'system', content: '你是写作助手' }, { role: 'user', content }] })) chunks.push(c);
-  const text = chunks.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('');
+  for await (const c of llm.stream({
+    messages: [
+      { role: 'system', content: '你是写作助手' },
+      { role: 'user', content },
+    ],
+  }))
+    chunks.push(c);
+  const text = chunks
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('');
   return { chunks, text };
 }
 
@@ -54,7 +63,15 @@ describe('offline writer', () => {
 
 describe('openai-compatible adapter against the stand-in', () => {
   const make = (over: Partial<{ apiKey: string; maxRetries: number }> = {}) =>
-    new OpenAiCompatibleLlm({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: over.apiKey ?? standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1, maxRetries: over.maxRetries });
+    new OpenAiCompatibleLlm({
+      id: 'm1',
+      label: 'M1',
+      baseURL: standin.baseURL,
+      apiKey: over.apiKey ?? standin.apiKey,
+      model: 'deepseek-chat',
+      retryBaseMs: 1,
+      maxRetries: over.maxRetries,
+    });
 
   it('sends the Bearer key, asks for usage and reports reasoning before content, then usage', async () => {
     standin.script.push({ kind: 'reply', reply: { reasoning: '先想一想用户要什么。', content: '这是正文内容，共有若干字。', keepAlive: true } });
@@ -67,6 +84,52 @@ describe('openai-compatible adapter against the stand-in', () => {
     const req = standin.received.at(-1)!;
     expect(req.stream).toBe(true);
     expect(req.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('function calling: sends the tools, assembles streamed tool_calls deltas into whole calls, and sends results back under their ids', async () => {
+    standin.script.push({
+      kind: 'reply',
+      reply: {
+        content: '我先查一下热点。',
+        chunkChars: 3,
+        toolCalls: [
+          { name: 'hot_topics', arguments: { keyword: '母婴', limit: 5 }, id: 'call_a' },
+          { name: 'list_accounts', arguments: {}, id: 'call_b' },
+        ],
+      },
+    });
+    const tools = [
+      { name: 'hot_topics', description: '热点', parameters: { type: 'object', properties: { keyword: { type: 'string' } } } },
+      { name: 'list_accounts', description: '账号', parameters: { type: 'object', properties: {} } },
+    ];
+    const chunks: LlmChunk[] = [];
+    for await (const c of make().stream({ messages: [{ role: 'user', content: '帮我写母婴文章' }], tools })) chunks.push(c);
+    const calls = chunks.filter((c) => c.type === 'tool_call').map((c) => (c as { call: unknown }).call);
+    expect(calls).toEqual([
+      { id: 'call_a', name: 'hot_topics', arguments: JSON.stringify({ keyword: '母婴', limit: 5 }) },
+      { id: 'call_b', name: 'list_accounts', arguments: '{}' },
+    ]);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
+    expect(standin.received.at(-1)!.tools!.map((t) => t.function.name)).toEqual(['hot_topics', 'list_accounts']);
+
+    standin.script.push({ kind: 'reply', reply: { content: '热点找到了。' } });
+    const { text } = await (async () => {
+      let t = '';
+      for await (const c of make().stream({
+        messages: [
+          { role: 'user', content: '帮我写母婴文章' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'call_a', name: 'hot_topics', arguments: '{}' }] },
+          { role: 'tool', toolCallId: 'call_a', content: '{"items":[]}' },
+        ],
+        tools,
+      }))
+        if (c.type === 'text') t += c.text;
+      return { text: t };
+    })();
+    expect(text).toBe('热点找到了。');
+    const sent = standin.received.at(-1)!.messages;
+    expect(sent[1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'hot_topics', arguments: '{}' } }] });
+    expect(sent[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_a', content: '{"items":[]}' });
   });
 
   it('a wrong key is an upstream error, not retried', async () => {
@@ -106,12 +169,21 @@ describe('openai-compatible adapter against the stand-in', () => {
   });
 
   it('an error object mid-stream fails after the partial text was delivered', async () => {
-    standin.script.push({ kind: 'reply', reply: { content: '第一段内容已经输出了。第二段不会到达。', chunkChars: 4, errorAfterChunks: { after: 2, error: { message: 'Output data may contain inappropriate content.', code: 'data_inspection_failed' } } } });
+    standin.script.push({
+      kind: 'reply',
+      reply: {
+        content: '第一段内容已经输出了。第二段不会到达。',
+        chunkChars: 4,
+        errorAfterChunks: { after: 2, error: { message: 'Output data may contain inappropriate content.', code: 'data_inspection_failed' } },
+      },
+    });
     const got: string[] = [];
     const llm = make();
-    await expect((async () => {
-      for await (const c of llm.stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') got.push(c.text);
-    })()).rejects.toBeInstanceOf(LlmContentFilteredError);
+    await expect(
+      (async () => {
+        for await (const c of llm.stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') got.push(c.text);
+      })(),
+    ).rejects.toBeInstanceOf(LlmContentFilteredError);
     expect(got.join('')).toBe('第一段内容已经输');
   });
 
@@ -124,7 +196,10 @@ describe('openai-compatible adapter against the stand-in', () => {
 
   it('a server error mid-stream is an upstream error and is not retried after text was streamed', async () => {
     const before = standin.received.length;
-    standin.script.push({ kind: 'reply', reply: { content: '一二三四五六七八九十', chunkChars: 2, errorAfterChunks: { after: 1, error: { message: 'internal error', type: 'server_error', code: 'internal_error' } } } });
+    standin.script.push({
+      kind: 'reply',
+      reply: { content: '一二三四五六七八九十', chunkChars: 2, errorAfterChunks: { after: 1, error: { message: 'internal error', type: 'server_error', code: 'internal_error' } } },
+    });
     await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmUpstreamError);
     expect(standin.received.length - before).toBe(1);
   });

@@ -46,7 +46,9 @@ export function compose(ctx: OfflineContext): string {
     case 'ability':
       return ability(ctx);
     case 'outline':
-      return outline(ctx).map((s) => s.heading).join('\n');
+      return outline(ctx)
+        .map((s) => s.heading)
+        .join('\n');
     default:
       return article(ctx);
   }
@@ -76,18 +78,32 @@ interface Section {
 
 function outline(ctx: OfflineContext): Section[] {
   const own = sentences(ctx.content);
-  const quoteSentences = (ctx.quotes ?? []).flatMap((q) => sentences(q.text).slice(0, 400).map((s) => ({ s, from: q.name })));
+  const quoteSentences = (ctx.quotes ?? []).flatMap((q) =>
+    sentences(q.text)
+      .slice(0, 400)
+      .map((s) => ({ s, from: q.name })),
+  );
   const all = [ctx.content, ...(ctx.quotes ?? []).map((q) => q.text.slice(0, 20_000))].join('\n');
   const kws = keywords(all, 5);
   const used = new Set<string>();
   const sections: Section[] = kws.slice(0, 4).map((kw, i) => {
     const points: string[] = [];
-    for (const s of own) if (s.includes(kw) && !used.has(s) && points.length < 4) { used.add(s); points.push(s); }
+    for (const s of own)
+      if (s.includes(kw) && !used.has(s) && points.length < 4) {
+        used.add(s);
+        points.push(s);
+      }
     for (const q of quoteSentences) {
       if (points.length >= 5) break;
-      if (q.s.includes(kw) && !used.has(q.s) && q.s.length <= 160) { used.add(q.s); points.push(`${q.s}（摘自《${q.from}》）`); }
+      if (q.s.includes(kw) && !used.has(q.s) && q.s.length <= 160) {
+        used.add(q.s);
+        points.push(`${q.s}（摘自《${q.from}》）`);
+      }
     }
-    const cites = (ctx.sources ?? []).filter((src) => `${src.title}${src.snippet}`.includes(kw)).map((src) => src.n).slice(0, 2);
+    const cites = (ctx.sources ?? [])
+      .filter((src) => `${src.title}${src.snippet}`.includes(kw))
+      .map((src) => src.n)
+      .slice(0, 2);
     return { heading: `${NUMERALS[i]}、${kw}`, keyword: kw, points, cites };
   });
   const rest = own.filter((s) => !used.has(s));
@@ -102,7 +118,9 @@ function article(ctx: OfflineContext): string {
   const p = ctx.persona;
   const lines: string[] = [`# ${title}`, ''];
   if (p) {
-    const who = [p.platform && `发布平台：${p.platform}`, p.industry && `行业：${p.industry}`, p.audience && `目标读者：${p.audience}`, p.tone && `语气：${p.tone}`].filter(Boolean).join('；');
+    const who = [p.platform && `发布平台：${p.platform}`, p.industry && `行业：${p.industry}`, p.audience && `目标读者：${p.audience}`, p.tone && `语气：${p.tone}`]
+      .filter(Boolean)
+      .join('；');
     lines.push(`> 人设「${p.name}」${who ? `——${who}` : ''}`, '');
   }
   const own = sentences(ctx.content);
@@ -142,7 +160,10 @@ function ability(ctx: OfflineContext): string {
         keep.add(x.i);
         len += x.s.length;
       }
-      body = scored.filter((x) => keep.has(x.i)).map((x) => x.s).join('');
+      body = scored
+        .filter((x) => keep.has(x.i))
+        .map((x) => x.s)
+        .join('');
       break;
     }
     case 'expand':
@@ -181,6 +202,17 @@ function titles(ctx: OfflineContext): string[] {
   const kws = keywords(ctx.content, 4);
   const a = kws[0] ?? '这件事';
   const b = kws[1] ?? '方法';
-  const templates = [`关于${a}，我想说的几件事`, `${a}的${b}：一篇讲清楚`, `做好${a}的5个${b}`, `为什么${a}越来越重要`, `从${a}到${b}，我的真实经验`, `${a}新手必看`, `一文读懂${a}`, `${a}，没你想的那么难`, `关于${b}的常见误区`, `${a}实用指南`];
+  const templates = [
+    `关于${a}，我想说的几件事`,
+    `${a}的${b}：一篇讲清楚`,
+    `做好${a}的5个${b}`,
+    `为什么${a}越来越重要`,
+    `从${a}到${b}，我的真实经验`,
+    `${a}新手必看`,
+    `一文读懂${a}`,
+    `${a}，没你想的那么难`,
+    `关于${b}的常见误区`,
+    `${a}实用指南`,
+  ];
   return templates.slice(0, ctx.count ?? 5);
 }

@@ -1,5 +1,16 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { LlmContentFilteredError, LlmError, LlmRateLimitedError, LlmUpstreamError, type LlmChunk, type LlmClient, type LlmRequest } from './types.js';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import {
+  LlmContentFilteredError,
+  LlmError,
+  LlmRateLimitedError,
+  LlmUpstreamError,
+  type ChatMessage,
+  type LlmChunk,
+  type LlmClient,
+  type LlmRequest,
+  type ToolCall,
+} from './types.js';
 
 export interface OpenAiCompatibleOptions {
   id: string;
@@ -61,15 +72,35 @@ export function classifyLlmError(err: unknown): { error: LlmError; retryable: bo
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 interface DeltaWithReasoning {
   content?: string | null;
   reasoning_content?: string | null;
+  tool_calls?: Array<{ index: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }>;
+}
+
+/** Our messages in the wire format (assistant tool calls and tool results included). */
+export function toWireMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId };
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      return {
+        role: 'assistant',
+        content: m.content || null,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
 }
 
 /** Any OpenAI-compatible chat-completions endpoint (DeepSeek, Qwen, Spark, Kimi, GLM, Doubao, Ollama, vLLM...). */
@@ -97,7 +128,8 @@ export class OpenAiCompatibleLlm implements LlmClient {
         const stream = await this.client.chat.completions.create(
           {
             model: this.opts.model,
-            messages: req.messages,
+            messages: toWireMessages(req.messages),
+            ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
             stream: true,
             stream_options: { include_usage: true },
             ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
@@ -106,6 +138,8 @@ export class OpenAiCompatibleLlm implements LlmClient {
           { signal: req.signal },
         );
         let finish: string | null = null;
+        // Tool calls arrive as deltas keyed by index: the first names the call, later ones append argument text.
+        const calls = new Map<number, ToolCall>();
         for await (const chunk of stream) {
           if (chunk.usage) {
             yielded = true;
@@ -125,6 +159,13 @@ export class OpenAiCompatibleLlm implements LlmClient {
             yielded = true;
             yield { type: 'text', text: delta.content };
           }
+          for (const d of delta.tool_calls ?? []) {
+            const call = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+            if (d.id) call.id = d.id;
+            if (d.function?.name) call.name += d.function.name;
+            if (d.function?.arguments) call.arguments += d.function.arguments;
+            calls.set(d.index, call);
+          }
           if (choice.finish_reason) finish = choice.finish_reason;
         }
         // Every complete reply carries a finish_reason; without one (and the SDK stops quietly at EOF, [DONE] or
@@ -132,6 +173,11 @@ export class OpenAiCompatibleLlm implements LlmClient {
         if (!finish) throw new LlmUpstreamError('stream ended without finish_reason', STREAM_CUT);
         if (finish === 'content_filter' || (finish as string | null) === 'sensitive') {
           throw new LlmContentFilteredError(`finish_reason ${finish}`, finish ?? undefined);
+        }
+        for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
+          if (!call.name) throw new LlmUpstreamError(`tool call ${index} without a function name`, 'tool_call');
+          yielded = true;
+          yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };
         }
         yield { type: 'finish', reason: finish };
         return;

@@ -1,8 +1,24 @@
 /** Chat-completion style text generation, streamed. */
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  /** An assistant turn; `toolCalls` when the model asked for tools (its content may then be empty). */
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  /** The result of one tool call, answered under the call's id. */
+  | { role: 'tool'; content: string; toolCallId: string };
+
+/** A function the model may call (OpenAI function calling); `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One complete tool call: `arguments` is the model's JSON text, parsed (and validated) by the caller. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 /** What the offline writer works from (real models read the messages instead). */
@@ -27,6 +43,8 @@ export interface LlmRequest {
   temperature?: number;
   signal?: AbortSignal;
   offline?: OfflineContext;
+  /** Functions the model may call; only AI clients honour them (the offline writer never calls tools). */
+  tools?: ToolDefinition[];
 }
 
 export interface LlmUsage {
@@ -38,6 +56,8 @@ export interface LlmUsage {
 export type LlmChunk =
   | { type: 'reasoning'; text: string }
   | { type: 'text'; text: string }
+  /** A tool call, yielded once its streamed deltas are complete (before `finish` with reason `tool_calls`). */
+  | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: LlmUsage }
   | { type: 'finish'; reason: string };
 

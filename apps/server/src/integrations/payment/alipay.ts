@@ -6,6 +6,9 @@ import {
   yuanToFen,
   type GatewayOrder,
   type GatewayQueryResult,
+  type GatewayRefund,
+  type GatewayRefundResult,
+  type VerifiedRefund,
   type NotifyReply,
   type PaymentGateway,
   type RawNotification,
@@ -40,6 +43,9 @@ interface AlipayResult {
   tradeNo?: string;
   totalAmount?: string;
   sendPayDate?: string;
+  fundChange?: string;
+  refundFee?: string;
+  outTradeNo?: string;
 }
 
 /** Alipay 当面付 precreate through the official alipay-sdk (RSA2 signing and response verification). */
@@ -91,6 +97,16 @@ export class AlipayGateway implements PaymentGateway {
     const amountFen = yuanToFen(form.total_amount ?? '');
     if (!form.out_trade_no || !form.trade_no || amountFen === undefined) throw new PaymentNotifyError('notification lacks out_trade_no, trade_no or total_amount');
     const paidAt = parseChinaTime(form.gmt_payment);
+    // A refund reported on the payment notify_url: out_biz_no names the refund request, refund_fee is the running total.
+    if (form.out_biz_no && form.refund_fee) {
+      return {
+        orderNo: form.out_trade_no,
+        transactionId: form.trade_no,
+        amountFen,
+        paid: false,
+        refund: { orderNo: form.out_trade_no, refundNo: form.out_biz_no, gatewayRefundId: form.trade_no, state: 'succeeded' },
+      };
+    }
     return {
       orderNo: form.out_trade_no,
       transactionId: form.trade_no,
@@ -122,6 +138,26 @@ export class AlipayGateway implements PaymentGateway {
     const r = await this.exec('alipay.trade.close', { bizContent: { out_trade_no: orderNo } });
     if (r.code === '10000' || r.subCode === 'ACQ.TRADE_NOT_EXIST' || r.subCode === 'ACQ.TRADE_STATUS_ERROR') return;
     throw new PaymentGatewayError(`Alipay close refused: ${r.subMsg ?? r.msg ?? ''}`, r.subCode ?? r.code);
+  }
+
+  /**
+   * alipay.trade.refund answers at once: code 10000 means the refund of out_request_no is done (fund_change N on a
+   * repeat of the same out_request_no: done earlier, nothing moved again).
+   */
+  async refund(r: GatewayRefund): Promise<GatewayRefundResult> {
+    const res = await this.exec('alipay.trade.refund', {
+      bizContent: { out_trade_no: r.orderNo, refund_amount: fenToYuan(r.amountFen), refund_reason: r.reason.slice(0, 256), out_request_no: r.refundNo },
+    });
+    if (res.code !== '10000') throw new PaymentGatewayError(`Alipay refund refused: ${res.subMsg ?? res.msg ?? ''}`, res.subCode ?? res.code);
+    if (res.outTradeNo !== undefined && res.outTradeNo !== r.orderNo) throw new PaymentGatewayError('Alipay refund answer names another out_trade_no');
+    return { state: 'succeeded', gatewayRefundId: res.tradeNo ?? null, response: res };
+  }
+
+  /** Alipay reports refunds on the payment notify_url (see parseNotification); this URL receives none. */
+  async parseRefundNotification(raw: RawNotification): Promise<VerifiedRefund> {
+    const n = await this.parseNotification(raw);
+    if (!n.refund) throw new PaymentNotifyError('not a refund notification');
+    return n.refund;
   }
 
   successReply(): NotifyReply {

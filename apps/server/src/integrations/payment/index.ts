@@ -33,27 +33,33 @@ export function createPaymentGateways(config: Config, deps: { publicUrl: string;
       byChannel.set('wechat', sandbox);
       byChannel.set('alipay', sandbox);
     } else if (name === 'wechat') {
-      byChannel.set('wechat', new WechatPayGateway({
-        mchid: config.WECHAT_PAY_MCHID!,
-        appid: config.WECHAT_PAY_APPID!,
-        merchantSerial: config.WECHAT_PAY_MERCHANT_SERIAL!,
-        merchantPrivateKey: pemFrom(config.WECHAT_PAY_PRIVATE_KEY!),
-        apiV3Key: config.WECHAT_PAY_APIV3_KEY!,
-        platformKeys: [
-          ...(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PLATFORM_SERIAL!, pem: pemFrom(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY) }] : []),
-          ...(config.WECHAT_PAY_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PUBLIC_KEY_ID!, pem: pemFrom(config.WECHAT_PAY_PUBLIC_KEY) }] : []),
-        ],
-        apiBase: config.WECHAT_PAY_API_BASE,
-        now: () => deps.clock.now(),
-      }));
+      byChannel.set(
+        'wechat',
+        new WechatPayGateway({
+          mchid: config.WECHAT_PAY_MCHID!,
+          appid: config.WECHAT_PAY_APPID!,
+          merchantSerial: config.WECHAT_PAY_MERCHANT_SERIAL!,
+          merchantPrivateKey: pemFrom(config.WECHAT_PAY_PRIVATE_KEY!),
+          apiV3Key: config.WECHAT_PAY_APIV3_KEY!,
+          platformKeys: [
+            ...(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PLATFORM_SERIAL!, pem: pemFrom(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY) }] : []),
+            ...(config.WECHAT_PAY_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PUBLIC_KEY_ID!, pem: pemFrom(config.WECHAT_PAY_PUBLIC_KEY) }] : []),
+          ],
+          apiBase: config.WECHAT_PAY_API_BASE,
+          now: () => deps.clock.now(),
+        }),
+      );
     } else {
-      byChannel.set('alipay', new AlipayGateway({
-        appId: config.ALIPAY_APP_ID!,
-        privateKey: pemFrom(config.ALIPAY_PRIVATE_KEY!),
-        alipayPublicKey: pemFrom(config.ALIPAY_PUBLIC_KEY!),
-        sellerId: config.ALIPAY_SELLER_ID!,
-        gateway: config.ALIPAY_GATEWAY,
-      }));
+      byChannel.set(
+        'alipay',
+        new AlipayGateway({
+          appId: config.ALIPAY_APP_ID!,
+          privateKey: pemFrom(config.ALIPAY_PRIVATE_KEY!),
+          alipayPublicKey: pemFrom(config.ALIPAY_PUBLIC_KEY!),
+          sellerId: config.ALIPAY_SELLER_ID!,
+          gateway: config.ALIPAY_GATEWAY,
+        }),
+      );
     }
   }
   const all = [...new Set(byChannel.values())];

@@ -1,20 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, type PayQr } from '@inkstone/shared';
 import { nextIp, startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { payOrders, users } from '../../db/schema/index.js';
-import { startWechatPayStandin } from '../../test/standins/wechat-pay.js';
-import { startAlipayStandin } from '../../test/standins/alipay.js';
+import { describeOnDatabases, type TestDbKind } from '../../test/database.js';
+import { sandboxNotification, startAlipayGateway, startWechatPayGateway, type Delivery } from '../../test/standins/payment-gateways.js';
 import { SANDBOX_MERCHANT, SANDBOX_SIGNATURE_HEADER } from './sandbox.js';
 import { decryptResource, rfc3339China } from './wechat-pay.js';
 import { fenToYuan, yuanToFen } from './types.js';
-
-/** What a vendor notification looks like on the wire, and how each side answers. */
-interface Delivery {
-  send(): Promise<Response>;
-}
 
 type Forgery = 'badSignature' | 'wrongAmount' | 'wrongMerchant' | 'unknownOrder' | 'staleTimestamp' | 'probe' | 'wrongKey';
 
@@ -30,20 +24,23 @@ interface Harness {
   close(): Promise<void>;
 }
 
-const pem = (k: { export(o: { type: 'pkcs8' | 'spki'; format: 'pem' }): string | Buffer }, type: 'pkcs8' | 'spki') => k.export({ type, format: 'pem' }).toString();
-
-const cases: Array<{ name: string; start(): Promise<Harness> }> = [
+const cases: Array<{ name: string; start(db: TestDbKind): Promise<Harness> }> = [
   {
     name: 'sandbox',
-    async start() {
-      const t = await startTestApp();
+    async start(db) {
+      const t = await startTestApp({ db });
       const sandbox = t.container.integrations.payments.sandbox!;
-      const post = (body: string, signature = sandbox.sign(body)): Delivery => ({
-        send: () => fetch(`${t.url}/api/pay/notify/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature }, body }),
-      });
+      const post = (body: string, signature = sandbox.sign(body)) => sandboxNotification(t, { [SANDBOX_SIGNATURE_HEADER]: signature }, body);
       const fields = (orderNo: string) => {
         const trade = sandbox.trade(orderNo);
-        return { merchant: SANDBOX_MERCHANT, order_no: orderNo, transaction_id: 'SBXforge', trade_state: 'SUCCESS', amount_fen: trade?.order.amountFen ?? 1, paid_at: t.clock.now().toISOString() };
+        return {
+          merchant: SANDBOX_MERCHANT,
+          order_no: orderNo,
+          transaction_id: 'SBXforge',
+          trade_state: 'SUCCESS',
+          amount_fen: trade?.order.amountFen ?? 1,
+          paid_at: t.clock.now().toISOString(),
+        };
       };
       return {
         t,
@@ -56,12 +53,18 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
         forge(orderNo, kind) {
           const f = fields(orderNo);
           switch (kind) {
-            case 'badSignature': return post(JSON.stringify(f), sandbox.sign(JSON.stringify(f)).replace(/^.{4}/, 'AAAA'));
-            case 'wrongKey': return post(JSON.stringify(f), 'bm90IHRoZSBzYW5kYm94IGtleQ==');
-            case 'wrongAmount': return post(JSON.stringify({ ...f, amount_fen: f.amount_fen + 1 }));
-            case 'wrongMerchant': return post(JSON.stringify({ ...f, merchant: 'other' }));
-            case 'unknownOrder': return post(JSON.stringify({ ...f, order_no: 'IS0000000000000000NOSUCH' }));
-            default: return null;
+            case 'badSignature':
+              return post(JSON.stringify(f), sandbox.sign(JSON.stringify(f)).replace(/^.{4}/, 'AAAA'));
+            case 'wrongKey':
+              return post(JSON.stringify(f), 'bm90IHRoZSBzYW5kYm94IGtleQ==');
+            case 'wrongAmount':
+              return post(JSON.stringify({ ...f, amount_fen: f.amount_fen + 1 }));
+            case 'wrongMerchant':
+              return post(JSON.stringify({ ...f, merchant: 'other' }));
+            case 'unknownOrder':
+              return post(JSON.stringify({ ...f, order_no: 'IS0000000000000000NOSUCH' }));
+            default:
+              return null;
           }
         },
         vendorState(orderNo) {
@@ -75,29 +78,8 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
   },
   {
     name: 'wechat',
-    async start() {
-      const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const apiV3Key = 'k'.repeat(16) + 'A1b2C3d4E5f6G7h8';
-      let clock = () => new Date();
-      const ids = { mchid: '1900000109', appid: 'wxd678efh567hg6787', merchantSerial: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1' };
-      const standin = await startWechatPayStandin({ ...ids, merchantPublicKey: merchant.publicKey, apiV3Key, serial: 'PUB_KEY_ID_0119000001092024', now: () => clock() });
-      const t = await startTestApp({
-        env: {
-          PAYMENT_PROVIDER: 'wechat',
-          WECHAT_PAY_MCHID: ids.mchid,
-          WECHAT_PAY_APPID: ids.appid,
-          WECHAT_PAY_MERCHANT_SERIAL: ids.merchantSerial,
-          WECHAT_PAY_PRIVATE_KEY: pem(merchant.privateKey, 'pkcs8'),
-          WECHAT_PAY_APIV3_KEY: apiV3Key,
-          WECHAT_PAY_PUBLIC_KEY: standin.platformPublicKey,
-          WECHAT_PAY_PUBLIC_KEY_ID: 'PUB_KEY_ID_0119000001092024',
-          WECHAT_PAY_API_BASE: standin.url,
-        },
-      });
-      clock = () => t.clock.now();
-      standin.setNotifyOrigin(t.url);
-      const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const wrap = (n: { url: string; headers: Record<string, string>; body: string }): Delivery => ({ send: () => standin.deliver(n) });
+    async start(db) {
+      const { t, standin, otherKey, deliver: wrap, close } = await startWechatPayGateway({ db });
       return {
         t,
         codeUrlPattern: /^weixin:\/\/wxpay\/bizpayurl\?pr=/,
@@ -105,13 +87,20 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
         forge(orderNo, kind) {
           const total = standin.trades.get(orderNo)?.total ?? 1;
           switch (kind) {
-            case 'badSignature': return wrap(standin.forge(orderNo, { signature: Buffer.alloc(256, 7).toString('base64') }));
-            case 'wrongKey': return wrap(standin.forge(orderNo, { signWith: other.privateKey }));
-            case 'wrongAmount': return wrap(standin.forge(orderNo, { transaction: { amount: { total: total - 1, payer_total: total - 1, currency: 'CNY' } } }));
-            case 'wrongMerchant': return wrap(standin.forge(orderNo, { transaction: { mchid: '1900000999' } }));
-            case 'unknownOrder': return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
-            case 'staleTimestamp': return wrap(standin.forge(orderNo, { timestampOffsetSec: -301 }));
-            case 'probe': return wrap(standin.forge(orderNo, { signature: 'WECHATPAY/SIGNTEST/' + 'A'.repeat(300) }));
+            case 'badSignature':
+              return wrap(standin.forge(orderNo, { signature: Buffer.alloc(256, 7).toString('base64') }));
+            case 'wrongKey':
+              return wrap(standin.forge(orderNo, { signWith: otherKey }));
+            case 'wrongAmount':
+              return wrap(standin.forge(orderNo, { transaction: { amount: { total: total - 1, payer_total: total - 1, currency: 'CNY' } } }));
+            case 'wrongMerchant':
+              return wrap(standin.forge(orderNo, { transaction: { mchid: '1900000999' } }));
+            case 'unknownOrder':
+              return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
+            case 'staleTimestamp':
+              return wrap(standin.forge(orderNo, { timestampOffsetSec: -301 }));
+            case 'probe':
+              return wrap(standin.forge(orderNo, { signature: 'WECHATPAY/SIGNTEST/' + 'A'.repeat(300) }));
           }
         },
         vendorState(orderNo) {
@@ -121,34 +110,14 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           return tr.state === 'SUCCESS' ? 'paid' : tr.state === 'CLOSED' ? 'closed' : 'pending';
         },
         isSuccessReply: (res, text) => res.status === 204 && text === '',
-        async close() {
-          await t.close();
-          await standin.close();
-        },
+        close,
       };
     },
   },
   {
     name: 'alipay',
-    async start() {
-      const app = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      let clock = () => new Date();
-      const ids = { appId: '2021000117600000', sellerId: '2088721000000001' };
-      const standin = await startAlipayStandin({ ...ids, appPublicKey: app.publicKey, now: () => clock() });
-      const t = await startTestApp({
-        env: {
-          PAYMENT_PROVIDER: 'alipay',
-          ALIPAY_APP_ID: ids.appId,
-          ALIPAY_PRIVATE_KEY: pem(app.privateKey, 'pkcs8'),
-          ALIPAY_PUBLIC_KEY: standin.alipayPublicKey,
-          ALIPAY_SELLER_ID: ids.sellerId,
-          ALIPAY_GATEWAY: standin.url,
-        },
-      });
-      clock = () => t.clock.now();
-      standin.setNotifyOrigin(t.url);
-      const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const wrap = (n: { url: string; body: string }): Delivery => ({ send: () => standin.deliver(n) });
+    async start(db) {
+      const { t, standin, otherKey, deliver: wrap, close } = await startAlipayGateway({ db });
       return {
         t,
         codeUrlPattern: /^https:\/\/qr\.alipay\.com\//,
@@ -156,12 +125,18 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
         forge(orderNo, kind) {
           const amount = standin.trades.get(orderNo)?.total_amount ?? '0.01';
           switch (kind) {
-            case 'badSignature': return wrap(standin.forge(orderNo, { sign: Buffer.alloc(256, 7).toString('base64') }));
-            case 'wrongKey': return wrap(standin.forge(orderNo, { signWith: other.privateKey }));
-            case 'wrongAmount': return wrap(standin.forge(orderNo, { fields: { total_amount: fenToYuan(yuanToFen(amount)! - 1) } }));
-            case 'wrongMerchant': return wrap(standin.forge(orderNo, { fields: { seller_id: '2088000000000999' } }));
-            case 'unknownOrder': return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
-            default: return null;
+            case 'badSignature':
+              return wrap(standin.forge(orderNo, { sign: Buffer.alloc(256, 7).toString('base64') }));
+            case 'wrongKey':
+              return wrap(standin.forge(orderNo, { signWith: otherKey }));
+            case 'wrongAmount':
+              return wrap(standin.forge(orderNo, { fields: { total_amount: fenToYuan(yuanToFen(amount)! - 1) } }));
+            case 'wrongMerchant':
+              return wrap(standin.forge(orderNo, { fields: { seller_id: '2088000000000999' } }));
+            case 'unknownOrder':
+              return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
+            default:
+              return null;
           }
         },
         vendorState(orderNo) {
@@ -171,89 +146,89 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           return tr.state === 'TRADE_SUCCESS' ? 'paid' : tr.state === 'TRADE_CLOSED' ? 'closed' : 'pending';
         },
         isSuccessReply: (res, text) => res.status === 200 && text === 'success',
-        async close() {
-          await t.close();
-          await standin.close();
-        },
+        close,
       };
     },
   },
 ];
 
-describe.each(cases)('PaymentGateway contract: $name', ({ name, start }) => {
-  let h: Harness;
-  let t: TestApp;
-  beforeAll(async () => {
-    h = await start();
-    t = h.t;
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+describeOnDatabases('PaymentGateway contract on %s', (db) => {
+  describe.each(cases)('$name', ({ name, start }) => {
+    let h: Harness;
+    let t: TestApp;
+    beforeAll(async () => {
+      h = await start(db);
+      t = h.t;
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
-  const balance = async (id: number) => (await t.container.db.select().from(users).where(eq(users.id, id)))[0]!.pointsBalance;
-  const order = async (no: string) => (await t.container.db.select().from(payOrders).where(eq(payOrders.orderNo, no)))[0]!;
-  const buyBundle = async (token: string, bundleId = 'p500') => {
-    const qr = await t.call<PayQr>('POST', '/vip/pay/score-bundle/qrcode', { token, ip: nextIp(), body: { bundleId } });
-    expect(qr.code).toBe(0);
-    return qr.data;
-  };
-  const status = async (token: string, orderNo: string) => (await t.call<{ status: string }>('GET', '/vip/pay/score-bundle/order/status', { token, query: { orderNo } })).data.status;
+    const balance = async (id: number) => (await t.container.db.select().from(users).where(eq(users.id, id)))[0]!.pointsBalance;
+    const order = async (no: string) => (await t.container.db.select().from(payOrders).where(eq(payOrders.orderNo, no)))[0]!;
+    const buyBundle = async (token: string, bundleId = 'p500') => {
+      const qr = await t.call<PayQr>('POST', '/vip/pay/score-bundle/qrcode', { token, ip: nextIp(), body: { bundleId } });
+      expect(qr.code).toBe(0);
+      return qr.data;
+    };
+    const status = async (token: string, orderNo: string) =>
+      (await t.call<{ status: string }>('GET', '/vip/pay/score-bundle/order/status', { token, query: { orderNo } })).data.status;
 
-  it('creates a QR order at the gateway with the order amount', async () => {
-    const { tokenValue } = await loginByPhone(t);
-    const qr = await buyBundle(tokenValue, 'p2000');
-    expect(qr.codeUrl).toMatch(h.codeUrlPattern);
-    expect(qr).toMatchObject({ amount: 5900, sandbox: name === 'sandbox' });
-    expect(h.vendorState(qr.orderNo)).toBe('pending');
-    expect(await status(tokenValue, qr.orderNo)).toBe('pending');
-  });
+    it('creates a QR order at the gateway with the order amount', async () => {
+      const { tokenValue } = await loginByPhone(t);
+      const qr = await buyBundle(tokenValue, 'p2000');
+      expect(qr.codeUrl).toMatch(h.codeUrlPattern);
+      expect(qr).toMatchObject({ amount: 5900, sandbox: name === 'sandbox' });
+      expect(h.vendorState(qr.orderNo)).toBe('pending');
+      expect(await status(tokenValue, qr.orderNo)).toBe('pending');
+    });
 
-  it('settles a genuine notification once, however often it is delivered', async () => {
-    const { user, tokenValue } = await loginByPhone(t);
-    const qr = await buyBundle(tokenValue);
-    const delivery = h.pay(qr.orderNo);
-    const replies = await Promise.all(Array.from({ length: 20 }, () => delivery.send()));
-    for (const res of replies) expect(h.isSuccessReply(res, await res.text())).toBe(true);
-    expect(await balance(user.id)).toBe(500);
-    expect(await status(tokenValue, qr.orderNo)).toBe('paid');
-    const replay = await delivery.send();
-    expect(h.isSuccessReply(replay, await replay.text())).toBe(true);
-    expect(await balance(user.id)).toBe(500);
-    expect((await order(qr.orderNo)).transactionId).toBeTruthy();
-  });
-
-  for (const kind of ['badSignature', 'wrongKey', 'wrongAmount', 'wrongMerchant', 'unknownOrder', 'staleTimestamp', 'probe'] as Forgery[]) {
-    it(`rejects a ${kind} notification and changes nothing`, async () => {
+    it('settles a genuine notification once, however often it is delivered', async () => {
       const { user, tokenValue } = await loginByPhone(t);
       const qr = await buyBundle(tokenValue);
-      const forged = h.forge(qr.orderNo, kind);
-      if (!forged) return; // not applicable to this gateway's protocol
-      const res = await forged.send();
-      expect(h.isSuccessReply(res, await res.text())).toBe(false);
-      expect(await order(qr.orderNo)).toMatchObject({ status: 'pending', transactionId: null, reviewReason: null });
-      expect(await balance(user.id)).toBe(0);
+      const delivery = h.pay(qr.orderNo);
+      const replies = await Promise.all(Array.from({ length: 20 }, () => delivery.send()));
+      for (const res of replies) expect(h.isSuccessReply(res, await res.text())).toBe(true);
+      expect(await balance(user.id)).toBe(500);
+      expect(await status(tokenValue, qr.orderNo)).toBe('paid');
+      const replay = await delivery.send();
+      expect(h.isSuccessReply(replay, await replay.text())).toBe(true);
+      expect(await balance(user.id)).toBe(500);
+      expect((await order(qr.orderNo)).transactionId).toBeTruthy();
     });
-  }
 
-  it('recovers a lost notification by querying the gateway from status polling', async () => {
-    const { user, tokenValue } = await loginByPhone(t);
-    const qr = await buyBundle(tokenValue);
-    h.pay(qr.orderNo); // never delivered
-    t.clock.advance(6000);
-    expect(await status(tokenValue, qr.orderNo)).toBe('paid');
-    expect(await balance(user.id)).toBe(500);
-  });
+    for (const kind of ['badSignature', 'wrongKey', 'wrongAmount', 'wrongMerchant', 'unknownOrder', 'staleTimestamp', 'probe'] as Forgery[]) {
+      it(`rejects a ${kind} notification and changes nothing`, async () => {
+        const { user, tokenValue } = await loginByPhone(t);
+        const qr = await buyBundle(tokenValue);
+        const forged = h.forge(qr.orderNo, kind);
+        if (!forged) return; // not applicable to this gateway's protocol
+        const res = await forged.send();
+        expect(h.isSuccessReply(res, await res.text())).toBe(false);
+        expect(await order(qr.orderNo)).toMatchObject({ status: 'pending', transactionId: null, reviewReason: null });
+        expect(await balance(user.id)).toBe(0);
+      });
+    }
 
-  it('expires an unpaid order, closes it at the gateway, and the payer can no longer pay', async () => {
-    const { user, tokenValue } = await loginByPhone(t);
-    const qr = await buyBundle(tokenValue);
-    t.clock.advance(16 * 60_000);
-    expect(await status(tokenValue, qr.orderNo)).toBe('expired');
-    expect(['closed', 'missing']).toContain(h.vendorState(qr.orderNo));
-    expect(() => h.pay(qr.orderNo)).toThrow();
-    expect(await balance(user.id)).toBe(0);
-    expect((await t.call('GET', '/vip/pay/order/status', { token: tokenValue, query: { orderNo: qr.orderNo } })).code).toBe(ErrorCode.NOT_FOUND);
+    it('recovers a lost notification by querying the gateway from status polling', async () => {
+      const { user, tokenValue } = await loginByPhone(t);
+      const qr = await buyBundle(tokenValue);
+      h.pay(qr.orderNo); // never delivered
+      t.clock.advance(6000);
+      expect(await status(tokenValue, qr.orderNo)).toBe('paid');
+      expect(await balance(user.id)).toBe(500);
+    });
+
+    it('expires an unpaid order, closes it at the gateway, and the payer can no longer pay', async () => {
+      const { user, tokenValue } = await loginByPhone(t);
+      const qr = await buyBundle(tokenValue);
+      t.clock.advance(16 * 60_000);
+      expect(await status(tokenValue, qr.orderNo)).toBe('expired');
+      expect(['closed', 'missing']).toContain(h.vendorState(qr.orderNo));
+      expect(() => h.pay(qr.orderNo)).toThrow();
+      expect(await balance(user.id)).toBe(0);
+      expect((await t.call('GET', '/vip/pay/order/status', { token: tokenValue, query: { orderNo: qr.orderNo } })).code).toBe(ErrorCode.NOT_FOUND);
+    });
   });
 });
 

@@ -2,10 +2,14 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { safeEqual } from '../../security/hashing.js';
 import {
+  PaymentGatewayError,
   PaymentNotifyError,
   headerOf,
   type GatewayOrder,
   type GatewayQueryResult,
+  type GatewayRefund,
+  type GatewayRefundResult,
+  type VerifiedRefund,
   type NotifyReply,
   type PaymentGateway,
   type RawNotification,
@@ -15,6 +19,8 @@ import {
 interface SandboxTrade {
   order: GatewayOrder;
   state: 'pending' | 'paid' | 'closed';
+  /** Refunded fen by refund number: a repeated number refunds nothing more, as vendors do. */
+  refunds?: Map<string, number>;
   transactionId?: string;
   paidAt?: Date;
 }
@@ -120,6 +126,24 @@ export class SandboxPaymentGateway implements PaymentGateway {
   async close(orderNo: string) {
     const t = this.trade(orderNo);
     if (t && t.state === 'pending') t.state = 'closed';
+  }
+
+  /** Refunds at once, within what was paid; nothing leaves anyone's pocket in the sandbox. */
+  async refund(r: GatewayRefund): Promise<GatewayRefundResult> {
+    const t = this.trade(r.orderNo);
+    if (!t || t.state !== 'paid') throw new PaymentGatewayError('沙箱：订单未支付，无法退款', 'TRADE_NOT_PAID');
+    t.refunds ??= new Map();
+    if (!t.refunds.has(r.refundNo)) {
+      const refunded = [...t.refunds.values()].reduce((a, b) => a + b, 0);
+      if (refunded + r.amountFen > t.order.amountFen) throw new PaymentGatewayError('沙箱：退款金额超过可退金额', 'REFUND_AMOUNT_EXCEEDED');
+      t.refunds.set(r.refundNo, r.amountFen);
+    }
+    return { state: 'succeeded', gatewayRefundId: `SBXR${r.refundNo}`, response: { sandbox: true, refund_no: r.refundNo, amount_fen: r.amountFen } };
+  }
+
+  /** The sandbox refunds synchronously and sends no refund notifications. */
+  async parseRefundNotification(): Promise<VerifiedRefund> {
+    throw new PaymentNotifyError('the sandbox sends no refund notifications');
   }
 
   successReply(): NotifyReply {

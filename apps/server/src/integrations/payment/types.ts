@@ -24,6 +24,41 @@ export interface VerifiedNotification {
   paid: boolean;
   /** When the vendor says the money moved; undefined if the vendor did not say. */
   paidAt?: Date;
+  /**
+   * Set when the notification reports a refund rather than a payment (Alipay sends refunds to the payment
+   * notify_url, naming the refund request in out_biz_no); such a notification is never `paid`.
+   */
+  refund?: VerifiedRefund;
+}
+
+/** A refund request, keyed by our refund number: the vendor refunds once per refundNo however often it is sent. */
+export interface GatewayRefund {
+  orderNo: string;
+  refundNo: string;
+  /** The vendor's id of the payment, when known. */
+  transactionId: string | null;
+  amountFen: number;
+  /** What the order was paid in total (WeChat wants it with every refund). */
+  totalFen: number;
+  reason: string;
+  /** Where the vendor posts the refund result (WeChat Pay); vendors that answer at once ignore it. */
+  notifyUrl: string;
+}
+
+/** The vendor's answer to a refund request: final (succeeded, failed) or still processing (a notification follows). */
+export interface GatewayRefundResult {
+  state: 'succeeded' | 'processing' | 'failed';
+  gatewayRefundId: string | null;
+  /** The vendor's reply as received (signature checked), kept on the order for the console. */
+  response: unknown;
+}
+
+/** A refund result the vendor vouched for (signature and, for WeChat, AEAD checked). */
+export interface VerifiedRefund {
+  orderNo: string;
+  refundNo: string;
+  gatewayRefundId: string | null;
+  state: 'succeeded' | 'processing' | 'failed';
 }
 
 export type GatewayTradeState = 'paid' | 'pending' | 'closed' | 'refunded' | 'not_found';
@@ -52,6 +87,10 @@ export interface PaymentGateway {
   query(orderNo: string): Promise<GatewayQueryResult>;
   /** Closes an unpaid order at the gateway so it can no longer be paid. Idempotent. */
   close(orderNo: string): Promise<void>;
+  /** Refunds (part of) a paid order; the same refundNo sent again refunds nothing more. Throws PaymentGatewayError when refused. */
+  refund(r: GatewayRefund): Promise<GatewayRefundResult>;
+  /** Verifies a refund notification sent to the refund notify URL (WeChat Pay); throws PaymentNotifyError like parseNotification. */
+  parseRefundNotification(raw: RawNotification): Promise<VerifiedRefund>;
   successReply(): NotifyReply;
   failureReply(message: string): NotifyReply;
 }

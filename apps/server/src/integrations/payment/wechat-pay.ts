@@ -5,6 +5,9 @@ import {
   headerOf,
   type GatewayOrder,
   type GatewayQueryResult,
+  type GatewayRefund,
+  type GatewayRefundResult,
+  type VerifiedRefund,
   type NotifyReply,
   type PaymentGateway,
   type RawNotification,
@@ -68,6 +71,24 @@ interface Transaction {
   trade_state?: string;
   success_time?: string;
   amount?: { total?: number; payer_total?: number; currency?: string };
+}
+
+/** A refund as the refund API answers it and as refund notifications carry it (status vs refund_status). */
+interface RefundResource {
+  mchid?: string;
+  out_trade_no?: string;
+  transaction_id?: string;
+  out_refund_no?: string;
+  refund_id?: string;
+  status?: string;
+  refund_status?: string;
+  amount?: { total?: number; refund?: number };
+}
+
+function refundStateOf(status: string | undefined): GatewayRefundResult['state'] {
+  if (status === 'SUCCESS') return 'succeeded';
+  if (status === 'CLOSED' || status === 'ABNORMAL') return 'failed';
+  return 'processing';
 }
 
 /** WeChat Pay APIv3 Native (扫码支付), on node:crypto only. */
@@ -176,7 +197,8 @@ export class WechatPayGateway implements PaymentGateway {
     if (t.mchid !== this.opts.mchid || t.appid !== this.opts.appid) throw new PaymentNotifyError(`transaction belongs to mchid=${t.mchid} appid=${t.appid}`, 'merchant');
   }
 
-  async parseNotification(raw: RawNotification): Promise<VerifiedNotification> {
+  /** Signature, then AEAD: the decrypted resource of a notification (payment or refund) and its event type. */
+  private openNotification(raw: RawNotification): { eventType: unknown; plaintext: string } {
     this.verifySigned(raw.headers, raw.rawBody);
     let n: { event_type?: unknown; resource_type?: unknown; resource?: { algorithm?: unknown; ciphertext?: unknown; nonce?: unknown; associated_data?: unknown } };
     try {
@@ -188,12 +210,27 @@ export class WechatPayGateway implements PaymentGateway {
     if (!r || r.algorithm !== 'AEAD_AES_256_GCM' || typeof r.ciphertext !== 'string' || typeof r.nonce !== 'string') {
       throw new PaymentNotifyError('notification lacks an AEAD_AES_256_GCM resource');
     }
-    let t: Transaction;
     try {
-      t = JSON.parse(decryptResource(this.opts.apiV3Key, { ciphertext: r.ciphertext, nonce: r.nonce, associated_data: typeof r.associated_data === 'string' ? r.associated_data : '' })) as Transaction;
+      const plaintext = decryptResource(this.opts.apiV3Key, {
+        ciphertext: r.ciphertext,
+        nonce: r.nonce,
+        associated_data: typeof r.associated_data === 'string' ? r.associated_data : '',
+      });
+      return { eventType: n.event_type, plaintext };
     } catch {
       throw new PaymentNotifyError('resource does not decrypt with the APIv3 key', 'signature');
     }
+  }
+
+  async parseNotification(raw: RawNotification): Promise<VerifiedNotification> {
+    const { eventType, plaintext } = this.openNotification(raw);
+    let t: Transaction;
+    try {
+      t = JSON.parse(plaintext) as Transaction;
+    } catch {
+      throw new PaymentNotifyError('resource is not JSON');
+    }
+    const n = { event_type: eventType };
     this.checkMerchant(t);
     if (typeof t.out_trade_no !== 'string' || typeof t.transaction_id !== 'string' || !Number.isInteger(t.amount?.total)) {
       throw new PaymentNotifyError('transaction lacks out_trade_no, transaction_id or amount');
@@ -238,6 +275,37 @@ export class WechatPayGateway implements PaymentGateway {
 
   async close(orderNo: string) {
     await this.request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`, { mchid: this.opts.mchid });
+  }
+
+  /** POST /v3/refund/domestic/refunds: refunds by out_refund_no (a repeat of the same number refunds nothing more). */
+  async refund(r: GatewayRefund): Promise<GatewayRefundResult> {
+    const { json } = await this.request('POST', '/v3/refund/domestic/refunds', {
+      ...(r.transactionId ? { transaction_id: r.transactionId } : { out_trade_no: r.orderNo }),
+      out_refund_no: r.refundNo,
+      reason: r.reason.slice(0, 80),
+      notify_url: r.notifyUrl,
+      amount: { refund: r.amountFen, total: r.totalFen, currency: 'CNY' },
+    });
+    const body = (json ?? {}) as RefundResource;
+    if (body.out_refund_no !== r.refundNo) throw new PaymentGatewayError('WeChat Pay refund answer names another out_refund_no');
+    return { state: refundStateOf(body.status), gatewayRefundId: typeof body.refund_id === 'string' ? body.refund_id : null, response: json };
+  }
+
+  /** REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED, verified and decrypted like payment notifications. */
+  async parseRefundNotification(raw: RawNotification): Promise<VerifiedRefund> {
+    const { eventType, plaintext } = this.openNotification(raw);
+    let t: RefundResource;
+    try {
+      t = JSON.parse(plaintext) as RefundResource;
+    } catch {
+      throw new PaymentNotifyError('resource is not JSON');
+    }
+    if (t.mchid !== this.opts.mchid) throw new PaymentNotifyError(`refund belongs to mchid=${t.mchid}`, 'merchant');
+    if (typeof t.out_trade_no !== 'string' || typeof t.out_refund_no !== 'string') throw new PaymentNotifyError('refund lacks out_trade_no or out_refund_no');
+    const state = refundStateOf(t.refund_status);
+    // The event and the resource must agree; a SUCCESS event around a non-success resource is not a success.
+    if (state === 'succeeded' && eventType !== 'REFUND.SUCCESS') throw new PaymentNotifyError(`event ${String(eventType)} with refund_status SUCCESS`);
+    return { orderNo: t.out_trade_no, refundNo: t.out_refund_no, gatewayRefundId: typeof t.refund_id === 'string' ? t.refund_id : null, state };
   }
 
   successReply(): NotifyReply {

@@ -40,6 +40,11 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
   abstract readonly label: string;
   abstract readonly sandbox: boolean;
   abstract readonly limits: PlatformLimits;
+  readonly usesBrowser = true;
+  /** Creator sites publish image notes as such (upload images, title, body, topics). */
+  readonly imageNotes = 'native' as const;
+  /** Creator sites log in by scanning their QR in the platform's app. */
+  readonly login = 'qr' as const;
 
   constructor(protected readonly pool: BrowserPool) {}
 

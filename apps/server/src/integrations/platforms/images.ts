@@ -66,6 +66,29 @@ export class ImageLoader {
     return this.src.fetcher.check(src)?.message ?? null;
   }
 
+  /**
+   * Inline (data:) and stored (`/uploads/`) images read now, without network: 'type' when it is not an image by its
+   * magic bytes, 'size' when over the upload cap, null when fine or when only the job can tell (remote URLs).
+   */
+  async inspect(src: string): Promise<'type' | 'size' | null> {
+    let buffer: Buffer;
+    const inline = src.startsWith('data:') ? decodeDataImage(src, 0) : null;
+    if (inline) buffer = inline.buffer;
+    else {
+      const own = this.ownUpload(src);
+      const key = own === null ? null : keyOf(own);
+      if (!key || !this.src.storage) return null;
+      try {
+        buffer = await readCapped(this.src.storage.read(key), MAX_IMAGE_BYTES);
+      } catch (err) {
+        // Too large while reading; a missing file is the job's to report (it says which was deleted).
+        return err instanceof ContentRejectedError ? 'size' : null;
+      }
+    }
+    if (buffer.length > MAX_IMAGE_BYTES) return 'size';
+    return (await imageKind(buffer)) ? null : 'type';
+  }
+
   async load(images: string[]): Promise<ImageFile[]> {
     const out: ImageFile[] = [];
     for (const [i, src] of images.entries()) out.push(await this.one(src, i));

@@ -10,6 +10,8 @@ import { BrowserPool } from '../../browser/pool.js';
 import { startWechatPublishStandin } from '../../test/standins/wechat-mp-publish.js';
 import { startXhsCreatorStandin } from '../../test/standins/xhs-creator/server.js';
 import { PNG_DATA_URL, confirmOnPhone, until } from '../../test/publish-helpers.js';
+import { createHash } from 'node:crypto';
+import { createCardRenderer } from '../cards/index.js';
 import { SandboxSite } from './sandbox-site.js';
 import { SandboxPlatformAdapter } from './sandbox.js';
 import { XiaohongshuAdapter } from './xiaohongshu/adapter.js';
@@ -22,6 +24,8 @@ interface Harness {
   /** Logs in the way a user would (QR + phone, or API credentials). */
   login(): Promise<{ session: SessionBlob; profile: AccountProfile }>;
   notesTitled(title: string): number;
+  /** What the platform shows of a note titled so: the hashes of its images in order (native image notes), or the article's HTML (inline). */
+  noteImages(title: string): string[] | string | null;
   rejectNext(): void;
   /** A session the platform no longer accepts. */
   expire(session: SessionBlob): SessionBlob;
@@ -50,10 +54,14 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           const { scanUrl } = JSON.parse(start.state) as { scanUrl: string };
           expect((await adapter.pollLogin(start.state)).scanState).toBe('waiting');
           await confirmOnPhone(scanUrl, '契约测试');
-          await until(() => adapter.pollLogin(start.state), (s) => s.scanState === 'confirmed');
+          await until(
+            () => adapter.pollLogin(start.state),
+            (s) => s.scanState === 'confirmed',
+          );
           return adapter.completeLogin(start.state);
         },
         notesTitled: (title) => site.notes().filter((n) => n.title === title).length,
+        noteImages: (title) => site.notes().find((n) => n.title === title)?.imageSha256 ?? null,
         rejectNext: () => site.failNext('reject'),
         expire(session) {
           site.expireSessions();
@@ -74,12 +82,19 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           const start = await adapter.startLogin('contract', {});
           expect(start.qrImage).toMatch(/^data:image\/png;base64,/);
           await standin.scanLatest(false);
-          await until(() => adapter.pollLogin(start.state), (s) => s.scanState === 'scanned');
+          await until(
+            () => adapter.pollLogin(start.state),
+            (s) => s.scanState === 'scanned',
+          );
           await standin.scanLatest(true, '小红薯契约');
-          await until(() => adapter.pollLogin(start.state), (s) => s.scanState === 'confirmed');
+          await until(
+            () => adapter.pollLogin(start.state),
+            (s) => s.scanState === 'confirmed',
+          );
           return adapter.completeLogin(start.state);
         },
         notesTitled: (title) => standin.notes.filter((n) => n.title === title).length,
+        noteImages: (title) => standin.notes.find((n) => n.title === title)?.imageSha256 ?? null,
         rejectNext: () => standin.failNext('rejected'),
         expire(session) {
           standin.expireSessions();
@@ -105,6 +120,7 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           return adapter.completeLogin(start.state);
         },
         notesTitled: (title) => standin.published.filter((p) => p.title === title).length,
+        noteImages: (title) => standin.published.find((p) => p.title === title)?.content ?? null,
         rejectNext: () => standin.failNext('/cgi-bin/draft/add', 45003, 'title size out of limit'),
         expire: () => JSON.stringify({ ...creds, appSecret: 'reset-by-owner' }),
         close: () => standin.close(),
@@ -154,12 +170,17 @@ describe.each(cases)('platform adapter contract: $name', ({ start }) => {
   it('publishes a note once, writing the idempotency marker just before the final submit', async () => {
     let marks = 0;
     before = new Date();
-    const result = await h.adapter.publish('acct-1', session, { title, body: '<p>第一段</p><p>第二段 hello</p>', images: [PNG_DATA_URL, PNG_DATA_URL], topics: ['旅行'] }, {
-      beforeSubmit: async () => {
-        marks += 1;
-        expect(h.notesTitled(title)).toBe(0);
+    const result = await h.adapter.publish(
+      'acct-1',
+      session,
+      { title, body: '<p>第一段</p><p>第二段 hello</p>', images: [PNG_DATA_URL, PNG_DATA_URL], topics: ['旅行'] },
+      {
+        beforeSubmit: async () => {
+          marks += 1;
+          expect(h.notesTitled(title)).toBe(0);
+        },
       },
-    });
+    );
     expect(marks).toBe(1);
     expect(['published', 'reviewing']).toContain(result.status);
     expect(result.url).toMatch(/^https?:\/\//);
@@ -184,10 +205,36 @@ describe.each(cases)('platform adapter contract: $name', ({ start }) => {
     expect(Array.isArray(await h.adapter.comments('acct-1', session))).toBe(true);
   });
 
+  it('publishes an image note (图文): every card arrives, in order, and the platform shows it', async () => {
+    // Three distinct 1080x1440 cards from the card renderer, as a graphic note sends them.
+    const renderer = createCardRenderer();
+    const cards = await Promise.all(['cover', 'list', 'steps'].map((templateId, i) => renderer.render({ templateId, title: `第${i + 1}张`, text: '一\n二\n三' })));
+    const noteTitle = `图文契约${Math.floor(Math.random() * 1000)}`;
+    const result = await h.adapter.publish(
+      'acct-1',
+      session,
+      {
+        kind: 'image',
+        title: noteTitle,
+        body: '三张卡片的图文笔记',
+        images: cards.map((c) => `data:image/png;base64,${c.toString('base64')}`),
+        topics: ['旅行'],
+      },
+      { beforeSubmit: async () => undefined },
+    );
+    expect(['published', 'reviewing']).toContain(result.status);
+    const shown = h.noteImages(noteTitle);
+    if (h.adapter.imageNotes === 'native') expect(shown).toEqual(cards.map((c) => createHash('sha256').update(c).digest('hex')));
+    // Inline: an article carrying every card, the cover too.
+    else expect(String(shown).match(/<img /g)).toHaveLength(cards.length);
+  });
+
   it('types a refusal as ContentRejectedError (not retried) and posts nothing', async () => {
     h.rejectNext();
     const t2 = '会被拒绝的笔记';
-    await expect(h.adapter.publish('acct-1', session, { title: t2, body: '正文', images: [PNG_DATA_URL], topics: [] }, { beforeSubmit: async () => undefined })).rejects.toBeInstanceOf(ContentRejectedError);
+    await expect(
+      h.adapter.publish('acct-1', session, { title: t2, body: '正文', images: [PNG_DATA_URL], topics: [] }, { beforeSubmit: async () => undefined }),
+    ).rejects.toBeInstanceOf(ContentRejectedError);
     expect(h.notesTitled(t2)).toBe(0);
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
 
-const control = (t: TestApp) => fetch(`${t.url}/sandbox-platform/api/_control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slowMs: 0 }) });
+const control = (t: TestApp) =>
+  fetch(`${t.url}/sandbox-platform/api/_control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slowMs: 0 }) });
 const notes = (t: TestApp) => fetch(`${t.url}/sandbox-platform/api/_notes`);
 
 describe('sandbox creator site', () => {

@@ -4,8 +4,10 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import QRCode from 'qrcode';
+import { escapeHtml, htmlPage } from '../../html/page.js';
 import { sha256Hex } from '../../security/hashing.js';
 import { textLength } from './types.js';
+import { addDays, dayOf, sandboxMetrics } from './sandbox-metrics.js';
 
 /**
  * 沙箱 creator platform: a small simulated creator site served by our own server under
@@ -55,7 +57,6 @@ const COOKIE = 'sbx_session';
 const TICKET_TTL_MS = 5 * 60_000;
 /** Pictures kept for note pages (in memory, newest last): a sandbox shows what arrived, it is not an archive. */
 const PICTURES_KEPT = 200;
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const sandboxCreatorId = (identity: string) => `sbx${sha256Hex(`sandbox-platform:${identity}`).slice(0, 16)}`;
 
@@ -86,6 +87,25 @@ export class SandboxSite {
     if (!this.file) return;
     mkdirSync(path.dirname(this.file), { recursive: true });
     writeFileSync(this.file, JSON.stringify(this.state));
+  }
+
+  /** The site's clock for its figures; tests move it forward (`_control {advanceDays}`) to watch notes grow. */
+  private clockOffsetMs = 0;
+  now() {
+    return Date.now() + this.clockOffsetMs;
+  }
+  advanceDays(days: number) {
+    this.clockOffsetMs += days * 86_400_000;
+  }
+
+  /** Data figures of a creator for `from`..`to`, complete days only (up to the site's yesterday). */
+  metrics(creatorId: string, from: string, to: string) {
+    const c = this.state.creators[creatorId];
+    const lastDay = addDays(dayOf(this.now()), -1);
+    const end = to < lastDay ? to : lastDay;
+    const notes = this.notes(creatorId).map((n) => ({ id: n.id, title: n.title, url: `${BASE}/notes/${n.id}`, publishedAt: n.scheduledAt ?? n.createdAt }));
+    const figures = c && from <= end ? sandboxMetrics(c.followers, notes, from, end) : { days: [], notes: [] };
+    return { lastDay, days: figures.days, notes: figures.notes.map((n) => ({ ...n, publishedAt: n.publishedAt.getTime() })) };
   }
 
   /** Makes the next publish (or session use, for 'expire') fail the given way. */
@@ -173,8 +193,13 @@ export class SandboxSite {
         reply
           .status(status)
           .type('text/html; charset=utf-8')
-          .send(`<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} - 沙箱创作平台</title>
-<link rel="stylesheet" href="${BASE}/static/site.css"></head><body><header><span class="tag">沙箱</span> 沙箱创作平台 <small>模拟的创作者中心，不会发布到任何真实平台</small></header><main>${body}</main></body></html>`);
+          .send(
+            htmlPage({
+              title: `${title} - 沙箱创作平台`,
+              head: `<link rel="stylesheet" href="${BASE}/static/site.css">`,
+              body: `<header><span class="tag">沙箱</span> 沙箱创作平台 <small>模拟的创作者中心，不会发布到任何真实平台</small></header><main>${body}</main>`,
+            }),
+          );
       const slow = () => (this.slowMs > 0 ? sleep(this.slowMs) : Promise.resolve());
       const requireCreator = (req: FastifyRequest, reply: FastifyReply): Creator | null => {
         if (this.takeFailure(['expire'])) this.expireSessions();
@@ -184,11 +209,14 @@ export class SandboxSite {
       };
 
       app.get(`${BASE}/static/site.css`, async (_req, reply) =>
-        reply.type('text/css').header('cache-control', 'no-cache').send(
-          'body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#222}header{background:#ff2442;color:#fff;padding:10px 20px}main{max-width:760px;margin:20px auto;padding:0 16px}' +
-            '.tag{background:#fa8c16;color:#fff;border-radius:4px;padding:0 6px;font-size:12px}label{display:block;margin:12px 0 4px}input,textarea{width:100%;box-sizing:border-box;padding:8px;font-size:15px}' +
-            'button{background:#ff2442;color:#fff;border:0;border-radius:6px;padding:10px 24px;font-size:16px;margin-top:16px}.error{color:#c00}.note-item{border-bottom:1px solid #eee;padding:8px 0}',
-        ),
+        reply
+          .type('text/css')
+          .header('cache-control', 'no-cache')
+          .send(
+            'body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:0;color:#222}header{background:#ff2442;color:#fff;padding:10px 20px}main{max-width:760px;margin:20px auto;padding:0 16px}' +
+              '.tag{background:#fa8c16;color:#fff;border-radius:4px;padding:0 6px;font-size:12px}label{display:block;margin:12px 0 4px}input,textarea{width:100%;box-sizing:border-box;padding:8px;font-size:15px}' +
+              'button{background:#ff2442;color:#fff;border:0;border-radius:6px;padding:10px 24px;font-size:16px;margin-top:16px}.error{color:#c00}.note-item{border-bottom:1px solid #eee;padding:8px 0}',
+          ),
       );
       app.get(`${BASE}/static/login.js`, async (_req, reply) =>
         reply.type('application/javascript').header('cache-control', 'no-cache').send(`(function(){
@@ -201,16 +229,24 @@ tick()})();`),
       app.get(`${BASE}/avatar/:id`, async (req, reply) => {
         const id = (req.params as { id: string }).id.replace(/\.svg$/, '');
         const hue = parseInt(sha256Hex(id).slice(0, 2), 16) * 1.4;
-        return reply.type('image/svg+xml').send(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="32" fill="hsl(${hue},60%,60%)"/><text x="32" y="40" font-size="22" text-anchor="middle" fill="#fff">沙</text></svg>`);
+        return reply
+          .type('image/svg+xml')
+          .send(
+            `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="32" fill="hsl(${hue},60%,60%)"/><text x="32" y="40" font-size="22" text-anchor="middle" fill="#fff">沙</text></svg>`,
+          );
       });
 
       app.get(`${BASE}/login`, async (_req, reply) => {
         await slow();
         const ticket = this.newTicket();
         const qr = await QRCode.toDataURL(`${this.publicUrl}${BASE}/m/scan?ticket=${ticket}`, { margin: 1, width: 220 });
-        return page(reply, '扫码登录', `<h2>扫码登录创作平台</h2><div class="login-box"><img id="qrcode" class="qrcode-img" alt="登录二维码" src="${qr}" width="220" height="220">
+        return page(
+          reply,
+          '扫码登录',
+          `<h2>扫码登录创作平台</h2><div class="login-box"><img id="qrcode" class="qrcode-img" alt="登录二维码" src="${qr}" width="220" height="220">
 <p id="scan-state" data-ticket="${ticket}" data-state="waiting">请使用手机扫码</p><p><a id="phone-link" href="${BASE}/m/scan?ticket=${ticket}" target="_blank">（沙箱）在本机打开手机确认页</a></p></div>
-<script src="${BASE}/static/login.js"></script>`);
+<script src="${BASE}/static/login.js"></script>`,
+        );
       });
       app.get(`${BASE}/api/qr/status`, async (req) => {
         const entry = this.ticket((req.query as { ticket?: string }).ticket);
@@ -234,8 +270,12 @@ tick()})();`),
         const entry = this.ticket(t);
         if (!entry) return page(reply, '二维码已失效', '<h2>二维码已失效</h2><p>请在电脑上刷新二维码。</p>');
         if (entry.state === 'waiting') entry.state = 'scanned';
-        return page(reply, '确认登录', `<h2>沙箱创作平台 请求登录</h2><form method="post" action="${BASE}/m/confirm"><input type="hidden" name="ticket" value="${escapeHtml(t)}">
-<label>模拟的创作者账号<input name="identity" value="沙箱创作者" maxlength="32"></label><button id="confirm" type="submit">确认登录</button></form>`);
+        return page(
+          reply,
+          '确认登录',
+          `<h2>沙箱创作平台 请求登录</h2><form method="post" action="${BASE}/m/confirm"><input type="hidden" name="ticket" value="${escapeHtml(t)}">
+<label>模拟的创作者账号<input name="identity" value="沙箱创作者" maxlength="32"></label><button id="confirm" type="submit">确认登录</button></form>`,
+        );
       });
       app.post(`${BASE}/m/confirm`, async (req, reply) => {
         const body = (req.body ?? {}) as { ticket?: string; identity?: string };
@@ -248,12 +288,16 @@ tick()})();`),
         await slow();
         const c = requireCreator(req, reply);
         if (!c) return reply;
-        return page(reply, '发布笔记', `<div id="creator" data-id="${c.id}" data-name="${escapeHtml(c.name)}" data-avatar="${escapeHtml(c.avatar)}" data-followers="${c.followers}" data-notes="${this.notes(c.id).length}">当前账号：${escapeHtml(c.name)}</div>
+        return page(
+          reply,
+          '发布笔记',
+          `<div id="creator" data-id="${c.id}" data-name="${escapeHtml(c.name)}" data-avatar="${escapeHtml(c.avatar)}" data-followers="${c.followers}" data-notes="${this.notes(c.id).length}">当前账号：${escapeHtml(c.name)}</div>
 <h2>发布图文笔记</h2><form id="publish-form" method="post" action="${BASE}/publish" enctype="multipart/form-data">
 <label>图片（1-18 张）<input id="images" type="file" name="images" accept="image/*" multiple></label>
 <label>标题（最多20字）<input id="title" name="title"></label><label>正文（最多1000字）<textarea id="content" name="content" rows="8"></textarea></label>
 <label>话题（逗号分隔）<input id="topics" name="topics"></label><label>定时发布（可选）<input id="schedule" name="schedule" type="datetime-local"></label>
-<button id="submit" type="submit">发布</button></form><p><a href="${BASE}/notes">笔记管理</a></p>`);
+<button id="submit" type="submit">发布</button></form><p><a href="${BASE}/notes">笔记管理</a></p>`,
+        );
       });
 
       app.post(`${BASE}/publish`, async (req, reply) => {
@@ -295,7 +339,10 @@ tick()})();`),
           body,
           images,
           imageSha256,
-          topics: (fields.topics ?? '').split(/[,，#\s]+/).filter(Boolean).slice(0, 10),
+          topics: (fields.topics ?? '')
+            .split(/[,，#\s]+/)
+            .filter(Boolean)
+            .slice(0, 10),
           createdAt: Date.now(),
           scheduledAt: Number.isFinite(scheduledAt) ? scheduledAt : null,
         };
@@ -309,7 +356,11 @@ tick()})();`),
         const id = (req.query as { noteId?: string }).noteId ?? '';
         const note = this.state.notes.find((n) => n.id === id);
         if (!note) return page(reply, '未找到', '<p>笔记不存在</p>', 404);
-        return page(reply, '发布成功', `<h2 id="publish-success" data-note-id="${note.id}" data-status="${note.scheduledAt ? 'scheduled' : 'published'}">发布成功</h2><p><a id="note-link" href="${BASE}/notes/${note.id}">查看笔记</a></p>`);
+        return page(
+          reply,
+          '发布成功',
+          `<h2 id="publish-success" data-note-id="${note.id}" data-status="${note.scheduledAt ? 'scheduled' : 'published'}">发布成功</h2><p><a id="note-link" href="${BASE}/notes/${note.id}">查看笔记</a></p>`,
+        );
       });
 
       app.get(`${BASE}/notes`, async (req, reply) => {
@@ -317,7 +368,12 @@ tick()})();`),
         const c = requireCreator(req, reply);
         if (!c) return reply;
         const items = this.notes(c.id)
-          .map((n) => `<div class="note-item" data-id="${n.id}" data-title="${escapeHtml(n.title)}" data-created="${n.createdAt}"><a href="${BASE}/notes/${n.id}">${escapeHtml(n.title)}</a></div>`)
+          // An image note shows what makes it one: its cover, how many images, and its topics.
+          .map((n) => {
+            const cover = n.imageSha256?.[0] ? `<img class="note-cover" src="${BASE}/images/${n.imageSha256[0]}" alt="封面" width="90">` : '';
+            const topics = n.topics.map((t) => `#${escapeHtml(t)}`).join(' ');
+            return `<div class="note-item" data-id="${n.id}" data-title="${escapeHtml(n.title)}" data-created="${n.createdAt}" data-images="${n.images}" data-topics="${escapeHtml(n.topics.join(','))}">${cover}<a href="${BASE}/notes/${n.id}">${escapeHtml(n.title)}</a> <span class="note-kind">图文 · ${n.images}张图</span> <span class="note-topics">${topics}</span></div>`;
+          })
           .join('');
         return page(reply, '笔记管理', `<h2>笔记管理</h2><div id="note-list">${items || '<p class="empty">暂无笔记</p>'}</div>`);
       });
@@ -327,9 +383,13 @@ tick()})();`),
         if (!note) return page(reply, '未找到', '<p>笔记不存在</p>', 404);
         const comments = this.state.comments.filter((x) => x.noteId === note.id);
         const pictures = (note.imageSha256 ?? []).map((sha) => `<img class="note-image" src="${BASE}/images/${sha}" alt="笔记图片" width="270">`).join('');
-        return page(reply, note.title, `<article><h2>${escapeHtml(note.title)}</h2><div id="note-images">${pictures}</div><p>${escapeHtml(note.body).replace(/\n/g, '<br>')}</p><p>${note.topics.map((t) => `#${escapeHtml(t)}`).join(' ')}</p></article>
+        return page(
+          reply,
+          note.title,
+          `<article><h2>${escapeHtml(note.title)}</h2><div id="note-images">${pictures}</div><p>${escapeHtml(note.body).replace(/\n/g, '<br>')}</p><p>${note.topics.map((t) => `#${escapeHtml(t)}`).join(' ')}</p></article>
 <h3>评论</h3>${comments.map((x) => `<p class="comment"><b>${escapeHtml(x.author)}</b>：${escapeHtml(x.content)}</p>`).join('') || '<p>暂无评论</p>'}
-<form method="post" action="${BASE}/notes/${note.id}/comments"><label>（沙箱）模拟粉丝评论<input name="content" maxlength="200"></label><input type="hidden" name="author" value="沙箱粉丝"><button type="submit">评论</button></form>`);
+<form method="post" action="${BASE}/notes/${note.id}/comments"><label>（沙箱）模拟粉丝评论<input name="content" maxlength="200"></label><input type="hidden" name="author" value="沙箱粉丝"><button type="submit">评论</button></form>`,
+        );
       });
       app.get(`${BASE}/images/:sha`, async (req, reply) => {
         const pic = this.pictures.get((req.params as { sha: string }).sha);
@@ -357,7 +417,12 @@ tick()})();`),
         const c = api(req, reply);
         if (!c) return reply;
         const u = c.unread;
-        return { code: 0, success: true, msg: '成功', data: { unread_count: u.likes + u.connections + u.mentions, likes: u.likes, connections: u.connections, mentions: u.mentions } };
+        return {
+          code: 0,
+          success: true,
+          msg: '成功',
+          data: { unread_count: u.likes + u.connections + u.mentions, likes: u.likes, connections: u.connections, mentions: u.mentions },
+        };
       });
       app.get(`${BASE}/api/me`, async (req, reply) => {
         const c = api(req, reply);
@@ -367,7 +432,19 @@ tick()})();`),
       app.get(`${BASE}/api/notes`, async (req, reply) => {
         const c = api(req, reply);
         if (!c) return reply;
-        return { code: 0, success: true, data: { notes: this.notes(c.id).map((n) => ({ id: n.id, title: n.title, createdAt: n.createdAt, scheduledAt: n.scheduledAt })) } };
+        return {
+          code: 0,
+          success: true,
+          data: { notes: this.notes(c.id).map((n) => ({ id: n.id, title: n.title, createdAt: n.createdAt, scheduledAt: n.scheduledAt, images: n.images, topics: n.topics })) },
+        };
+      });
+      app.get(`${BASE}/api/data`, async (req, reply) => {
+        const c = api(req, reply);
+        if (!c) return reply;
+        const q = req.query as { from?: string; to?: string };
+        const valid = (d: unknown): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d);
+        if (!valid(q.from) || !valid(q.to)) return reply.status(400).send({ code: 400, success: false, msg: '日期格式错误', data: null });
+        return { code: 0, success: true, data: this.metrics(c.id, q.from, q.to) };
       });
       app.get(`${BASE}/api/comments`, async (req, reply) => {
         const c = api(req, reply);
@@ -389,11 +466,12 @@ tick()})();`),
       });
       if (!opts.hooks) return;
       app.post(`${BASE}/api/_control`, async (req) => {
-        const body = (req.body ?? {}) as { slowMs?: number; failNext?: SandboxFailure; expireSessions?: boolean | string };
+        const body = (req.body ?? {}) as { slowMs?: number; failNext?: SandboxFailure; expireSessions?: boolean | string; advanceDays?: number };
+        if (typeof body.advanceDays === 'number' && Number.isInteger(body.advanceDays) && body.advanceDays > 0 && body.advanceDays <= 3660) this.advanceDays(body.advanceDays);
         if (typeof body.slowMs === 'number') this.slowMs = Math.max(0, Math.min(body.slowMs, 60_000));
         if (body.failNext) this.failNext(body.failNext);
         if (body.expireSessions) this.expireSessions(typeof body.expireSessions === 'string' ? body.expireSessions : undefined);
-        return { code: 0, success: true, data: { slowMs: this.slowMs, pendingFailures: [...this.failQueue] } };
+        return { code: 0, success: true, data: { slowMs: this.slowMs, pendingFailures: [...this.failQueue], now: this.now() } };
       });
       app.get(`${BASE}/api/_notes`, async () => ({ code: 0, success: true, data: { notes: this.state.notes } }));
     };

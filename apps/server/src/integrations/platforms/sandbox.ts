@@ -12,6 +12,7 @@ import {
   type AccountProfile,
   type PlatformComment,
   type PlatformLimits,
+  type PlatformMetrics,
   type PublishContent,
   type PublishOptions,
   type PublishResult,
@@ -95,7 +96,10 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   }
 
   protected override async scanHint(page: Page): Promise<Record<string, string>> {
-    const href = await page.locator(S.phoneLink).getAttribute('href').catch(() => null);
+    const href = await page
+      .locator(S.phoneLink)
+      .getAttribute('href')
+      .catch(() => null);
     return href ? { scanUrl: this.link(href, page.url()) } : {};
   }
 
@@ -131,10 +135,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
     if (content.topics.length) await page.locator(S.topics).fill(content.topics.join(','));
     if (opts.scheduleAt) await page.locator(S.schedule).fill(opts.scheduleAt.toISOString().slice(0, 16));
     await opts.beforeSubmit();
-    const [response] = await Promise.all([
-      page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }),
-      page.locator(S.submit).click(),
-    ]);
+    const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), page.locator(S.submit).click()]);
     if (new URL(page.url()).pathname.endsWith('/login')) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
     const status = response?.status() ?? 0;
     if (status === 461 || (await page.locator(S.captcha).count())) throw new CaptchaError('平台要求安全验证，请重新登录该账号');
@@ -160,14 +161,19 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   protected async listNotes(page: Page): Promise<SiteNote[]> {
     await page.goto(this.url('/notes'), { waitUntil: 'domcontentloaded', timeout: 30_000 });
     if (new URL(page.url()).pathname.endsWith('/login')) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
-    return page.locator(S.noteItem).evaluateAll((els) =>
-      els.map((el) => ({
-        id: el.getAttribute('data-id') ?? '',
-        title: el.getAttribute('data-title') ?? '',
-        created: Number(el.getAttribute('data-created')),
-        href: (el.querySelector('a') as HTMLAnchorElement | null)?.href ?? '',
-      })),
-    ).then((rows) => rows.map((r) => ({ id: r.id, title: r.title, url: r.href ? this.link(r.href, page.url()) : '', createdAt: new Date(r.created), status: 'published' as const })));
+    return page
+      .locator(S.noteItem)
+      .evaluateAll((els) =>
+        els.map((el) => ({
+          id: el.getAttribute('data-id') ?? '',
+          title: el.getAttribute('data-title') ?? '',
+          created: Number(el.getAttribute('data-created')),
+          href: (el.querySelector('a') as HTMLAnchorElement | null)?.href ?? '',
+        })),
+      )
+      .then((rows) =>
+        rows.map((r) => ({ id: r.id, title: r.title, url: r.href ? this.link(r.href, page.url()) : '', createdAt: new Date(r.created), status: 'published' as const })),
+      );
   }
 
   private async api<T>(session: SessionBlob, p: string): Promise<T> {
@@ -190,13 +196,36 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   }
 
   protected async fetchComments(_page: Page | null, session: SessionBlob): Promise<PlatformComment[]> {
-    const data = await this.api<{ comments: Array<{ id: string; noteId: string; noteTitle: string; author: string; content: string; createdAt: number }> }>(session, '/api/comments');
+    const data = await this.api<{ comments: Array<{ id: string; noteId: string; noteTitle: string; author: string; content: string; createdAt: number }> }>(
+      session,
+      '/api/comments',
+    );
     return data.comments.map((c) => ({ id: c.id, noteId: c.noteId, noteTitle: c.noteTitle, author: c.author, content: c.content, createdAt: new Date(c.createdAt) }));
   }
 
   protected async fetchTopics(_page: Page | null, session: SessionBlob, keyword: string): Promise<string[]> {
     const data = await this.api<{ topics: string[] }>(session, `/api/topics?keyword=${encodeURIComponent(keyword)}`);
     return data.topics;
+  }
+
+  /** The site's data API (no browser, so snapshots run on the worker role). */
+  readonly metricsUseBrowser = false;
+
+  /** The site's data API (no browser): complete days of `range`, figures as the site computes them. */
+  async metrics(_accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics> {
+    const data = await this.api<{ lastDay: string; days: PlatformMetrics['days']; notes: Array<Omit<PlatformMetrics['notes'][number], 'publishedAt'> & { publishedAt: number }> }>(
+      session,
+      `/api/data?from=${range.from}&to=${range.to}`,
+    );
+    return {
+      lastDay: data.lastDay,
+      days: data.days,
+      notes: data.notes.map((n) => ({
+        ...n,
+        url: n.url ? (this.sameServer ? n.url : this.url(n.url.replace(/^\/sandbox-platform/, ''))) : null,
+        publishedAt: new Date(n.publishedAt),
+      })),
+    };
   }
 
   /** Cheaper than the page check: the profile API answers 401 once the session is gone. */

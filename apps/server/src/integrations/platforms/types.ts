@@ -23,6 +23,8 @@ export interface PlatformLimits {
 }
 
 export interface PublishContent {
+  /** 'image': an image note (图文), its images in order are the note; absent or 'article': an article. */
+  kind?: 'article' | 'image';
   title: string;
   /** HTML or plain text; adapters convert to what the platform takes. */
   body: string;
@@ -86,12 +88,61 @@ export interface PublishResult {
   session?: SessionBlob;
 }
 
+/** One account's figures for one calendar day (Asia/Shanghai): `followers` at the end of the day, the rest that day's amounts. */
+export interface AccountDayFigures {
+  day: string;
+  followers: number;
+  newFollowers: number;
+  views: number;
+  likes: number;
+  collects: number;
+  comments: number;
+  shares: number;
+}
+/** One note's cumulative figures at the end of a day. */
+export interface NoteDayFigures {
+  day: string;
+  noteId: string;
+  title: string;
+  url: string | null;
+  publishedAt: Date;
+  views: number;
+  likes: number;
+  collects: number;
+  comments: number;
+  shares: number;
+}
+/**
+ * The optional data capability (数据分析): complete days only, `from`..`to` inclusive (`YYYY-MM-DD`); a platform
+ * whose figures lag (WeChat's datacube answers up to yesterday) returns what it has and says so in `lastDay`.
+ */
+export interface PlatformMetrics {
+  /** The newest complete day the platform can report (null: none yet). */
+  lastDay: string | null;
+  days: AccountDayFigures[];
+  notes: NoteDayFigures[];
+}
+
 export interface PlatformAdapter {
   readonly id: PlatformId;
   readonly label: string;
   /** True for the embedded simulated site; the UI marks it 沙箱. */
   readonly sandbox: boolean;
+  /** 'qr': startLogin shows a QR to scan; 'credentials': startLogin takes API keys and needs no scan. */
+  readonly login: 'qr' | 'credentials';
   readonly limits: PlatformLimits;
+  /**
+   * How an image note (图文) is published: 'native' as the platform's own image note (images, title, body, topics),
+   * 'inline' as an article with every image in the body (platforms without image notes, e.g. WeChat MP).
+   */
+  readonly imageNotes: 'native' | 'inline';
+  /** Login, session checks and publishing drive Chromium: only a publisher process may run them. */
+  readonly usesBrowser?: boolean;
+  /**
+   * `metrics` drives Chromium (a creator centre's data pages): its snapshots run on the publisher role. Absent or
+   * false: it is an HTTP API call and runs on the worker role, whatever `usesBrowser` says of publishing.
+   */
+  readonly metricsUseBrowser?: boolean;
 
   startLogin(ownerKey: string, input: Record<string, unknown>): Promise<LoginStart>;
   pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null }>;
@@ -108,6 +159,11 @@ export interface PlatformAdapter {
   unreadCounts(accountKey: string, session: SessionBlob): Promise<UnreadCounts>;
   comments(accountKey: string, session: SessionBlob): Promise<PlatformComment[]>;
   stats(accountKey: string, session: SessionBlob): Promise<{ followerCount: number; noteCount: number }>;
+  /**
+   * Daily account and note figures for the data area (optional: a platform without it shows as 暂不支持数据分析).
+   * Throws SessionExpiredError when the session is gone.
+   */
+  metrics?(accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics>;
   /** Frees what the account holds in this process (its browser context). */
   releaseAccount?(accountKey: string): Promise<boolean>;
   /** Topic suggestions the platform offers for a keyword (empty when it has none). */

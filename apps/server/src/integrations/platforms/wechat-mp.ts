@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { loadImages, type ImageFile } from './images.js';
+import { addDays, dayOf } from './sandbox-metrics.js';
 import {
   ContentRejectedError,
   PlatformError,
@@ -12,6 +13,7 @@ import {
   type PlatformAdapter,
   type PlatformComment,
   type PlatformLimits,
+  type PlatformMetrics,
   type PublishContent,
   type PublishOptions,
   type PublishResult,
@@ -39,6 +41,26 @@ const STALE_TOKEN = new Set([40001, 42001, 40014]);
 /** Wrong AppID / AppSecret, or the secret was reset: the binding is no longer valid. */
 const BAD_CREDENTIALS = new Set([40013, 40125, 40164, 41004, 61024]);
 const RATE_LIMITED = new Set([45009, 45011, 45047, -1]);
+/** datacube's longest span per call: user figures 7 days, article figures 1 day; article totals cover 7 days after sending. */
+const USER_SPAN_DAYS = 7;
+const ARTICLE_DAYS = 7;
+
+interface ArticleFigures {
+  int_page_read_count: number;
+  add_to_fav_count: number;
+  share_count: number;
+}
+
+/** `from`..`to` cut into inclusive spans of at most `max` days. */
+function spans(from: string, to: string, max: number): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let b = from; b <= to; b = addDays(b, max)) {
+    const e = addDays(b, max - 1);
+    out.push([b, e < to ? e : to]);
+  }
+  return out;
+}
+
 /** freepublish/get publish_status → what went wrong. */
 const PUBLISH_FAILURES: Record<number, string> = { 2: '原创校验未通过', 3: '发布失败', 4: '审核未通过', 5: '已被删除', 6: '文章已被封禁' };
 
@@ -61,6 +83,10 @@ export class WechatMpPublisher implements PlatformAdapter {
   readonly id = 'wechat_mp' as const;
   readonly label = '微信公众号';
   readonly sandbox = false;
+  /** The official API: AppID and AppSecret, no scan. */
+  readonly login = 'credentials' as const;
+  /** Official Accounts have no image notes: a 图文 note goes out as an article with its cards inline. */
+  readonly imageNotes = 'inline' as const;
   readonly limits: PlatformLimits = {
     titleMax: 32,
     titleRequired: true,
@@ -120,6 +146,8 @@ export class WechatMpPublisher implements PlatformAdapter {
       if (img.buffer.length > 1024 * 1024) throw new ContentRejectedError(`正文图片 ${img.name} 超过1MB`);
       urls.push((await this.call(creds, (t) => this.upload<{ url: string }>(t, '/cgi-bin/media/uploadimg', img))).url);
     }
+    // An image note becomes an article with every card inline, the cover card too (it is also the thumbnail).
+    if (content.kind === 'image' && cover) urls.unshift((await this.call(creds, (t) => this.upload<{ url: string }>(t, '/cgi-bin/media/uploadimg', cover))).url);
     const html = this.articleHtml(content, urls);
     const draft = await this.call(creds, (t) =>
       this.post<{ media_id: string }>(t, '/cgi-bin/draft/add', {
@@ -145,7 +173,11 @@ export class WechatMpPublisher implements PlatformAdapter {
   private articleHtml(content: PublishContent, urls: string[]): string {
     // Scripts are stripped by WeChat anyway; external images would be dropped, so only uploaded ones go in.
     let body = content.body.replace(/<script[\s\S]*?<\/script>/gi, '').replace(/<img[^>]*>/gi, '');
-    if (!/<[a-z][\s\S]*>/i.test(body)) body = body.split(/\n+/).map((p) => `<p>${p.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`).join('');
+    if (!/<[a-z][\s\S]*>/i.test(body))
+      body = body
+        .split(/\n+/)
+        .map((p) => `<p>${p.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
+        .join('');
     const imgs = urls.map((u) => `<p><img src="${u}"></p>`).join('');
     const topics = content.topics.length ? `<p>${content.topics.map((t) => `#${t}`).join(' ')}</p>` : '';
     const html = `${body}${imgs}${topics}`;
@@ -167,14 +199,18 @@ export class WechatMpPublisher implements PlatformAdapter {
     const creds = JSON.parse(session) as Credentials;
     // noteId is `publish:<publish_id>` while WeChat is still publishing, then the article_id.
     if (!noteId.startsWith('publish:')) {
-      const a = await this.call(creds, (t) => this.post<{ news_item?: Array<{ url?: string; is_deleted?: boolean }> }>(t, '/cgi-bin/freepublish/getarticle', { article_id: noteId }));
+      const a = await this.call(creds, (t) =>
+        this.post<{ news_item?: Array<{ url?: string; is_deleted?: boolean }> }>(t, '/cgi-bin/freepublish/getarticle', { article_id: noteId }),
+      );
       const item = a.news_item?.[0];
       if (!item || item.is_deleted) throw new ContentRejectedError('文章已被删除');
       return { status: 'published', url: item.url ?? null, noteId };
     }
     const publishId = noteId.slice('publish:'.length);
     const r = await this.call(creds, (t) =>
-      this.post<{ publish_status: number; article_id?: string; article_detail?: { item?: Array<{ article_url?: string }> }; fail_idx?: number[] }>(t, '/cgi-bin/freepublish/get', { publish_id: publishId }),
+      this.post<{ publish_status: number; article_id?: string; article_detail?: { item?: Array<{ article_url?: string }> }; fail_idx?: number[] }>(t, '/cgi-bin/freepublish/get', {
+        publish_id: publishId,
+      }),
     );
     if (r.publish_status === 0) return { status: 'published', url: r.article_detail?.item?.[0]?.article_url ?? null, noteId: r.article_id ?? noteId };
     if (r.publish_status === 1) return { status: 'reviewing', url: null, noteId };
@@ -185,11 +221,15 @@ export class WechatMpPublisher implements PlatformAdapter {
   async findPublished(_accountKey: string, session: SessionBlob, content: PublishContent, since: Date): Promise<PublishResult | null> {
     const creds = JSON.parse(session) as Credentials;
     const r = await this.call(creds, (t) =>
-      this.post<{ item?: Array<{ article_id: string; update_time: number; content?: { news_item?: Array<{ title: string; url: string }> } }> }>(t, '/cgi-bin/freepublish/batchget', {
-        offset: 0,
-        count: 20,
-        no_content: 1,
-      }),
+      this.post<{ item?: Array<{ article_id: string; update_time: number; content?: { news_item?: Array<{ title: string; url: string }> } }> }>(
+        t,
+        '/cgi-bin/freepublish/batchget',
+        {
+          offset: 0,
+          count: 20,
+          no_content: 1,
+        },
+      ),
     );
     for (const item of r.item ?? []) {
       if (item.update_time * 1000 < since.getTime() - 60_000) continue;
@@ -204,6 +244,84 @@ export class WechatMpPublisher implements PlatformAdapter {
     const users = await this.call(creds, (t) => this.get<{ total?: number }>(t, '/cgi-bin/user/get'));
     const published = await this.call(creds, (t) => this.post<{ total_count?: number }>(t, '/cgi-bin/freepublish/batchget', { offset: 0, count: 1, no_content: 1 }));
     return { followerCount: users.total ?? 0, noteCount: published.total_count ?? 0 };
+  }
+
+  // --- data (数据统计): the datacube API ---
+  /**
+   * Daily account figures and per-article totals from datacube. Its figures lag a day (yesterday is the newest day it
+   * answers), and each endpoint takes a limited span (user figures 7 days, article figures 1 day), so the range is cut
+   * into calls of at most that. followers = cumulate_user; newFollowers = new_user - cancel_user over every source
+   * (the net change, as the other platforms report it); views, collects and shares are the day's 图文页 reads,
+   * favourites and shares (getarticlesummary). Datacube has no likes or comments: those are 0. Notes come from
+   * getarticletotal (cumulative details for the 7 days after each send), so the days asked reach 6 days back for the
+   * articles still growing; after those 7 days an article keeps its last totals.
+   */
+  async metrics(_accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics> {
+    const creds = JSON.parse(session) as Credentials;
+    const lastDay = addDays(dayOf(this.now()), -1);
+    const to = range.to < lastDay ? range.to : lastDay;
+    if (range.from > to) return { lastDay, days: [], notes: [] };
+    const cube = <T>(path: string, begin: string, end: string) =>
+      this.call(creds, (t) => this.post<{ list?: T[] }>(t, path, { begin_date: begin, end_date: end })).then((r) => r.list ?? []);
+
+    const summary = new Map<string, { newUser: number; cancelUser: number }>();
+    const cumulate = new Map<string, number>();
+    for (const [begin, end] of spans(range.from, to, USER_SPAN_DAYS)) {
+      for (const r of await cube<{ ref_date: string; new_user: number; cancel_user: number }>('/datacube/getusersummary', begin, end)) {
+        const x = summary.get(r.ref_date) ?? { newUser: 0, cancelUser: 0 };
+        x.newUser += r.new_user;
+        x.cancelUser += r.cancel_user;
+        summary.set(r.ref_date, x);
+      }
+      for (const r of await cube<{ ref_date: string; cumulate_user: number }>('/datacube/getusercumulate', begin, end)) cumulate.set(r.ref_date, r.cumulate_user);
+    }
+
+    const days: PlatformMetrics['days'] = [];
+    for (let d = range.from; d <= to; d = addDays(d, 1)) {
+      const reads = await cube<ArticleFigures & { msgid: string }>('/datacube/getarticlesummary', d, d);
+      const s = summary.get(d) ?? { newUser: 0, cancelUser: 0 };
+      days.push({
+        day: d,
+        followers: cumulate.get(d) ?? 0,
+        newFollowers: s.newUser - s.cancelUser,
+        views: reads.reduce((n, r) => n + r.int_page_read_count, 0),
+        likes: 0,
+        collects: reads.reduce((n, r) => n + r.add_to_fav_count, 0),
+        comments: 0,
+        shares: reads.reduce((n, r) => n + r.share_count, 0),
+      });
+    }
+
+    const notes: PlatformMetrics['notes'] = [];
+    const firstSend = addDays(range.from, -(ARTICLE_DAYS - 1));
+    for (let sent = firstSend; sent <= to; sent = addDays(sent, 1)) {
+      for (const a of await cube<{ ref_date: string; msgid: string; title: string; details?: Array<ArticleFigures & { stat_date: string }> }>(
+        '/datacube/getarticletotal',
+        sent,
+        sent,
+      )) {
+        const details = (a.details ?? []).slice().sort((x, y) => (x.stat_date < y.stat_date ? -1 : 1));
+        if (!details.length) continue;
+        for (let d = sent > range.from ? sent : range.from; d <= to; d = addDays(d, 1)) {
+          const at = details.findLast((x) => x.stat_date <= d);
+          if (!at) continue;
+          notes.push({
+            day: d,
+            noteId: a.msgid,
+            title: a.title,
+            url: null,
+            // datacube gives the send day only; noon of it stands in for the hour (WeChat sends are not timed here).
+            publishedAt: new Date(Date.parse(`${a.ref_date}T12:00:00+08:00`)),
+            views: at.int_page_read_count,
+            likes: 0,
+            collects: at.add_to_fav_count,
+            comments: 0,
+            shares: at.share_count,
+          });
+        }
+      }
+    }
+    return { lastDay, days, notes };
   }
 
   /** The official API exposes no unread / mention counter for a web session; comments need per-article calls (not offered yet). */

@@ -204,9 +204,7 @@ describe.each(cases)('SmsSender contract: $name', ({ name, start }) => {
         const v = vendor();
         const phone = nextPhone();
         await h.sender.sendCode(phone, '135790');
-        expect(v.received.filter((r) => r.phone === phone)).toEqual([
-          { phone, signName: v.signName, templateCode: v.templateCode, code: '135790' },
-        ]);
+        expect(v.received.filter((r) => r.phone === phone)).toEqual([{ phone, signName: v.signName, templateCode: v.templateCode, code: '135790' }]);
       });
 
       it('signs sign names containing characters outside the unreserved set', async () => {
@@ -282,7 +280,9 @@ describe.each(cases)('SmsSender contract: $name', ({ name, start }) => {
           const { port } = silent.address() as AddressInfo;
           const started = Date.now();
           const err = await sendError(
-            vendor().makeSender({ endpoint: `http://127.0.0.1:${port}`, timeoutMs: 200 }).sendCode(nextPhone(), '888888'),
+            vendor()
+              .makeSender({ endpoint: `http://127.0.0.1:${port}`, timeoutMs: 200 })
+              .sendCode(nextPhone(), '888888'),
           );
           expect(err.message).toMatch(/no answer within 200 ms/);
           expect(Date.now() - started).toBeLessThan(5000);
@@ -300,7 +300,11 @@ describe.each(cases)('SmsSender contract: $name', ({ name, start }) => {
         await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
         try {
           const { port } = html.address() as AddressInfo;
-          const err = await sendError(vendor().makeSender({ endpoint: `http://127.0.0.1:${port}` }).sendCode(nextPhone(), '999999'));
+          const err = await sendError(
+            vendor()
+              .makeSender({ endpoint: `http://127.0.0.1:${port}` })
+              .sendCode(nextPhone(), '999999'),
+          );
           expect(err.message).toMatch(/HTTP 502/);
         } finally {
           html.closeAllConnections();
@@ -465,10 +469,7 @@ describe('tencent stand-in verifies what it is sent', () => {
     });
     expect(headers['x-tc-timestamp']).toMatch(/^\d{10}$/);
     expect(headers.authorization).toMatch(
-      new RegExp(
-        `^TC3-HMAC-SHA256 Credential=${creds.secretId}/\\d{4}-\\d{2}-\\d{2}/sms/tc3_request, ` +
-          'SignedHeaders=content-type;host, Signature=[0-9a-f]{64}$',
-      ),
+      new RegExp(`^TC3-HMAC-SHA256 Credential=${creds.secretId}/\\d{4}-\\d{2}-\\d{2}/sms/tc3_request, ` + 'SignedHeaders=content-type;host, Signature=[0-9a-f]{64}$'),
     );
     expect(JSON.parse(body)).toEqual({
       PhoneNumberSet: ['+8613900000003'],

@@ -36,25 +36,11 @@ interface TencentReply {
  * TC3-HMAC-SHA256 Authorization header for a JSON POST to `/`, signing content-type and host.
  * Exported so a test can pin it to Tencent's published worked example (service `cvm`).
  */
-export function signTc3(input: {
-  secretId: string;
-  secretKey: string;
-  service: string;
-  host: string;
-  timestamp: number;
-  payload: string;
-}): string {
+export function signTc3(input: { secretId: string; secretKey: string; service: string; host: string; timestamp: number; payload: string }): string {
   // The credential scope date is the UTC date of the timestamp, not local time.
   const date = new Date(input.timestamp * 1000).toISOString().slice(0, 10);
   const signedHeaders = 'content-type;host';
-  const canonicalRequest = [
-    'POST',
-    '/',
-    '',
-    `content-type:${CONTENT_TYPE}\nhost:${input.host}\n`,
-    signedHeaders,
-    sha256Hex(input.payload),
-  ].join('\n');
+  const canonicalRequest = ['POST', '/', '', `content-type:${CONTENT_TYPE}\nhost:${input.host}\n`, signedHeaders, sha256Hex(input.payload)].join('\n');
   const scope = `${date}/${input.service}/tc3_request`;
   const stringToSign = ['TC3-HMAC-SHA256', String(input.timestamp), scope, sha256Hex(canonicalRequest)].join('\n');
   const secretDate = hmac(`TC3${input.secretKey}`, date);

@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { discardSpool } from './spool.js';
 import { isValidKey, type Storage, type StorageWriter } from './types.js';
 
 /** Embedded default: files under `<DATA_DIR>/uploads`; `public/` is served at `/uploads/` by a static route. */
@@ -50,8 +51,7 @@ export class LocalStorage implements Storage {
       abort: async () => {
         if (done) return;
         done = true;
-        out.destroy();
-        await rm(tmp, { force: true });
+        await discardSpool(out, tmp);
       },
     };
   }

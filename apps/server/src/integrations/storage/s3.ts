@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import aws4 from 'aws4';
+import { discardSpool } from './spool.js';
 import { isValidKey, type Storage, type StorageWriter } from './types.js';
 
 export interface S3StorageOptions {
@@ -155,10 +156,7 @@ export class S3Storage implements Storage {
       failed = err;
     });
     let done = false;
-    const discard = async () => {
-      out.destroy();
-      await rm(tmp, { force: true });
-    };
+    const discard = () => discardSpool(out, tmp);
     return {
       write: (chunk) =>
         new Promise<void>((resolve, reject) => {
@@ -173,12 +171,7 @@ export class S3Storage implements Storage {
         try {
           await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err || failed ? reject(err ?? failed) : resolve())));
           const { size } = await stat(tmp);
-          const res = await this.send(
-            'PUT',
-            key,
-            { 'content-length': String(size), 'content-type': contentTypeFor(key) },
-            createReadStream(tmp),
-          );
+          const res = await this.send('PUT', key, { 'content-length': String(size), 'content-type': contentTypeFor(key) }, createReadStream(tmp));
           if (!res.ok) throw await this.failure(res, 'PUT', key);
           await res.body?.cancel();
         } finally {

@@ -10,25 +10,35 @@ const date = (v: unknown): Date | null => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
+export const feedSourceId = (url: string) => `feed:${url}`;
+
 /**
- * Any RSS 2.0, Atom, RDF or JSON Feed an operator adds (`feed=<url>` in TRENDS_SOURCES), parsed by feedsmith.
- * Feeds carry no heat; the topic module ranks their items by position and recency.
+ * Any RSS 2.0, Atom, RDF or JSON Feed an operator adds (`feed=<url>` in TRENDS_SOURCES, or `topic:source:add` in the
+ * admin CLI), parsed by feedsmith. Feeds carry no heat; the topic module ranks their items by position and recency.
+ * A feed the operator named keeps that name; otherwise it is named by its own title (or its host until fetched).
  */
 export class FeedSource implements TrendSource {
   readonly id: string;
   readonly name: string;
   readonly minIntervalMs = 15 * 60_000;
   readonly live = true;
+  readonly track?: string;
+  private readonly named: boolean;
   constructor(
     private readonly fetcher: SafeFetcher,
     private readonly url: string,
+    opts: { name?: string; track?: string | null } = {},
   ) {
-    this.id = `feed:${url}`;
-    this.name = new URL(url).hostname;
+    this.id = feedSourceId(url);
+    this.named = !!opts.name;
+    this.name = opts.name || new URL(url).hostname;
+    if (opts.track) this.track = opts.track;
   }
 
   async fetch(signal?: AbortSignal) {
-    const raw = await getBody(this.fetcher, this.id, this.url, signal, { accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, */*' });
+    const raw = await getBody(this.fetcher, this.id, this.url, signal, {
+      accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, */*',
+    });
     let parsed: ReturnType<typeof parseFeed>;
     try {
       parsed = parseFeed(raw.toString('utf8'));
@@ -63,10 +73,11 @@ export class FeedSource implements TrendSource {
       case 'json': {
         const f = parsed.feed as { title?: unknown; items?: Array<Record<string, unknown>> };
         name = text(f.title) || undefined;
-        for (const it of f.items ?? []) push(text(it.title), text(it.url) || text(it.external_url), text(it.summary) || text(it.content_text), date(it.date_published) ?? date(it.date_modified));
+        for (const it of f.items ?? [])
+          push(text(it.title), text(it.url) || text(it.external_url), text(it.summary) || text(it.content_text), date(it.date_published) ?? date(it.date_modified));
         break;
       }
     }
-    return { ...(name ? { name: clean(name, 30) } : {}), items };
+    return { ...(name && !this.named ? { name: clean(name, 30) } : {}), items };
   }
 }

@@ -32,6 +32,11 @@ beforeEach(() => {
     { title: '多地迎来降温', heat: 31_234_567 },
     { title: '新能源车销量公布', heat: 20_000_000 },
   ];
+  s.douyin = [
+    { title: '冬日第一场雪', heat: 11_902_345 },
+    { title: '家常菜的十种做法', heat: 9_876_543 },
+    { title: '新手学滑雪要注意什么', heat: 7_000_000 },
+  ];
   s.bilibili = [
     { title: '【4K】冬日城市延时摄影', heat: 2_345_678, summary: '拍了三个月' },
     { title: '手把手教你做红烧肉', heat: 1_000_000 },
@@ -50,6 +55,7 @@ describe.each([
   ['zhihu', '知乎热榜', () => s.zhihu, '/api/v3/feed/topstory/hot-lists/total'],
   ['baidu', '百度热搜', () => s.baidu, '/api/board'],
   ['toutiao', '头条热榜', () => s.toutiao, '/hot-event/hot-board/'],
+  ['douyin', '抖音热榜', () => s.douyin, '/aweme/v1/web/hot/search/list/'],
   ['bilibili', 'B站热门', () => s.bilibili, '/x/web-interface/popular'],
 ] as const)('trend source contract: %s', (kind, name, rows, path) => {
   it('returns the list in order with titles, page links and heat in the source unit', async () => {
@@ -102,6 +108,14 @@ describe('vendor specifics', () => {
     expect(bili.items[0]).toMatchObject({ url: 'https://www.bilibili.com/video/BV1xx411c7m0', heat: 2_345_678, summary: '拍了三个月' });
   });
 
+  it('douyin keeps the ranked board in position order (not the 实时上升 rows), links each entry’s board page and dates it', async () => {
+    const { items } = await source('douyin').fetch();
+    expect(items.some((i) => i.title.includes('实时上升'))).toBe(false);
+    expect(items[0]).toMatchObject({ title: '冬日第一场雪', url: 'https://www.douyin.com/hot/2000000', heat: 11_902_345, rank: 1 });
+    expect(items[0]!.publishedAt).toBeInstanceOf(Date);
+    expect(s.received.at(-1)).toBe('/aweme/v1/web/hot/search/list/');
+  });
+
   it('parses heat figures as the sites write them', () => {
     expect(parseHeat('1234 万热度')).toBe(12_340_000);
     expect(parseHeat('3.5亿')).toBe(350_000_000);
@@ -140,7 +154,9 @@ describe('feed safety and configuration', () => {
 
   it('a page that is not a feed is a permanent error', async () => {
     s.garbleNext('/feed.xml');
-    const err = await source('feed').fetch().catch((e: unknown) => e);
+    const err = await source('feed')
+      .fetch()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TrendSourceError);
     expect((err as TrendSourceError).transient).toBe(false);
   });
@@ -150,7 +166,15 @@ describe('feed safety and configuration', () => {
     expect(() => createTrendSources('feed', fetcher)).toThrow(/feed needs a URL/);
     expect(() => createTrendSources('weibo,weibo', fetcher)).toThrow(/twice/);
     expect(() => createTrendSources('baidu=ftp://x', fetcher)).toThrow(/http\(s\) URL/);
-    expect(createTrendSources('weibo,zhihu,baidu,toutiao,bilibili,snapshot', fetcher).map((x) => x.id)).toEqual(['weibo', 'zhihu', 'baidu', 'toutiao', 'bilibili', 'snapshot']);
+    expect(createTrendSources('weibo,zhihu,baidu,toutiao,douyin,bilibili,snapshot', fetcher).map((x) => x.id)).toEqual([
+      'weibo',
+      'zhihu',
+      'baidu',
+      'toutiao',
+      'douyin',
+      'bilibili',
+      'snapshot',
+    ]);
   });
 
   it('the embedded snapshot is dated, not live, and never empty', async () => {

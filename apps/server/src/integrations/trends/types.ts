@@ -29,6 +29,8 @@ export interface TrendSource {
   readonly minIntervalMs: number;
   /** False for the bundled snapshot. */
   readonly live: boolean;
+  /** A system track every item of this source is filed under (a feed an operator added for one track). */
+  readonly track?: string;
   fetch(signal?: AbortSignal): Promise<TrendFetch>;
 }
 

@@ -28,7 +28,11 @@ export class ZhihuHotSource implements TrendSource {
       if (!title) continue;
       const qid = typeof t.id === 'number' || typeof t.id === 'string' ? String(t.id) : null;
       const apiUrl = typeof t.url === 'string' ? t.url : '';
-      const url = /\/questions\/(\d+)/.test(apiUrl) ? `https://www.zhihu.com/question/${/\/questions\/(\d+)/.exec(apiUrl)![1]}` : qid ? `https://www.zhihu.com/question/${qid}` : apiUrl;
+      const url = /\/questions\/(\d+)/.test(apiUrl)
+        ? `https://www.zhihu.com/question/${/\/questions\/(\d+)/.exec(apiUrl)![1]}`
+        : qid
+          ? `https://www.zhihu.com/question/${qid}`
+          : apiUrl;
       if (!url) continue;
       items.push({
         title,

@@ -77,54 +77,65 @@ export function wechatMpEventRoutes(deps: WechatMpEventDeps) {
     });
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/wx/mp/event', {
-      schema: { hide: true, querystring: signedQuery.extend({ echostr: param }) },
-    }, async (req, reply) => {
-      const q = req.query;
-      const why = rejection(q);
-      if (why) return text(reply, 403, why);
-      return text(reply, 200, q.echostr ?? '');
-    });
+    app.get(
+      '/wx/mp/event',
+      {
+        schema: { hide: true, querystring: signedQuery.extend({ echostr: param }) },
+      },
+      async (req, reply) => {
+        const q = req.query;
+        const why = rejection(q);
+        if (why) return text(reply, 403, why);
+        return text(reply, 200, q.echostr ?? '');
+      },
+    );
 
-    app.post('/wx/mp/event', {
-      schema: { hide: true, querystring: signedQuery.extend({ openid: param }) },
-      // WeChat pushes from a few shared addresses; every push is signature-checked instead.
-      config: { rateLimit: false },
-    }, async (req, reply) => {
-      const why = rejection(req.query);
-      if (why) {
-        req.log.warn({ reason: why }, 'wechat mp push rejected');
-        return text(reply, 403, why);
-      }
-      let scan: ReturnType<typeof loginScan>;
-      try {
-        scan = typeof req.body === 'string' ? loginScan(req.body) : undefined;
-      } catch (err) {
-        // WeChat retries anything but "success"; an unreadable body from a verified sender will not improve on retry.
-        req.log.warn({ err }, 'wechat mp push body is not valid XML');
-      }
-      if (scan) {
-        const { scene, openid } = scan;
-        const recorded = deps.recordScan(scene, openid).then(
-          (ok) => {
-            if (!ok) req.log.info({ scene }, 'wechat scan for an unknown, expired or already scanned scene');
-            return true;
-          },
-          (err: unknown) => {
-            req.log.error({ err, scene }, 'recording a wechat scan failed');
-            return false;
-          },
-        );
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        // Past the budget the write carries on in the background: answering late would only earn duplicate pushes.
-        const done = await Promise.race([recorded, new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), REPLY_BUDGET_MS);
-        })]);
-        clearTimeout(timer);
-        // Anything but "success" makes WeChat push again (up to 3 times); recordScan is idempotent, so a failed write gets retried.
-        if (done === false) return text(reply, 500, 'error');
-      }
-      return text(reply, 200, 'success');
-    });
+    app.post(
+      '/wx/mp/event',
+      {
+        schema: { hide: true, querystring: signedQuery.extend({ openid: param }) },
+        // WeChat pushes from a few shared addresses; every push is signature-checked instead.
+        config: { rateLimit: false },
+      },
+      async (req, reply) => {
+        const why = rejection(req.query);
+        if (why) {
+          req.log.warn({ reason: why }, 'wechat mp push rejected');
+          return text(reply, 403, why);
+        }
+        let scan: ReturnType<typeof loginScan>;
+        try {
+          scan = typeof req.body === 'string' ? loginScan(req.body) : undefined;
+        } catch (err) {
+          // WeChat retries anything but "success"; an unreadable body from a verified sender will not improve on retry.
+          req.log.warn({ err }, 'wechat mp push body is not valid XML');
+        }
+        if (scan) {
+          const { scene, openid } = scan;
+          const recorded = deps.recordScan(scene, openid).then(
+            (ok) => {
+              if (!ok) req.log.info({ scene }, 'wechat scan for an unknown, expired or already scanned scene');
+              return true;
+            },
+            (err: unknown) => {
+              req.log.error({ err, scene }, 'recording a wechat scan failed');
+              return false;
+            },
+          );
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          // Past the budget the write carries on in the background: answering late would only earn duplicate pushes.
+          const done = await Promise.race([
+            recorded,
+            new Promise<undefined>((resolve) => {
+              timer = setTimeout(() => resolve(undefined), REPLY_BUDGET_MS);
+            }),
+          ]);
+          clearTimeout(timer);
+          // Anything but "success" makes WeChat push again (up to 3 times); recordScan is idempotent, so a failed write gets retried.
+          if (done === false) return text(reply, 500, 'error');
+        }
+        return text(reply, 200, 'success');
+      },
+    );
   };
 }

@@ -116,8 +116,7 @@ const poll = async (t: TestApp, scene: string) => {
   expect(res.code, res.msg).toBe(0);
   return res.data;
 };
-const loginWx = (t: TestApp, body: { scene: string; phone?: string; code?: string }) =>
-  t.call<LoginResult>('POST', '/auth/v2/doLoginWx', { body, ip: nextIp() });
+const loginWx = (t: TestApp, body: { scene: string; phone?: string; code?: string }) => t.call<LoginResult>('POST', '/auth/v2/doLoginWx', { body, ip: nextIp() });
 async function smsCode(t: TestApp, phone: string) {
   const sent = await t.call('GET', '/auth/send/msg', { query: { phone }, ip: nextIp() });
   expect(sent.code, sent.msg).toBe(0);
@@ -291,10 +290,22 @@ describe('WeChat Official Account (mp) specifics', () => {
     });
 
     it.each([
-      ['a text message', `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oText]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[你好]]></Content><MsgId>1234567890123456</MsgId></xml>`],
-      ['an unsubscribe', `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oUnsub]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[unsubscribe]]></Event><EventKey><![CDATA[]]></EventKey></xml>`],
-      ['a plain follow without a QR', `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oFollow]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[subscribe]]></Event><EventKey><![CDATA[]]></EventKey></xml>`],
-      ['a scan of an unknown scene', `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oUnknown]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[SCAN]]></Event><EventKey><![CDATA[noSuchScene123]]></EventKey></xml>`],
+      [
+        'a text message',
+        `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oText]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[你好]]></Content><MsgId>1234567890123456</MsgId></xml>`,
+      ],
+      [
+        'an unsubscribe',
+        `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oUnsub]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[unsubscribe]]></Event><EventKey><![CDATA[]]></EventKey></xml>`,
+      ],
+      [
+        'a plain follow without a QR',
+        `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oFollow]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[subscribe]]></Event><EventKey><![CDATA[]]></EventKey></xml>`,
+      ],
+      [
+        'a scan of an unknown scene',
+        `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[oUnknown]]></FromUserName><CreateTime>1</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[SCAN]]></Event><EventKey><![CDATA[noSuchScene123]]></EventKey></xml>`,
+      ],
       ['a body that is not XML', `this is <not xml`],
     ])('answers success to %s', async (_label, xml) => {
       expect(await standin.push({ callbackUrl, xml })).toEqual({ status: 200, body: 'success' });
@@ -377,23 +388,30 @@ describe('mp event push when recording the scan fails', () => {
     app.setSerializerCompiler(serializerCompiler);
     const calls: Array<[string, string]> = [];
     let fail = true;
-    await app.register(wechatMpEventRoutes({
-      token: MP.token,
-      recordScan: async (scene, openid) => {
-        calls.push([scene, openid]);
-        if (fail) throw new Error('database unavailable');
-        return true;
-      },
-    }), { prefix: '/api' });
+    await app.register(
+      wechatMpEventRoutes({
+        token: MP.token,
+        recordScan: async (scene, openid) => {
+          calls.push([scene, openid]);
+          if (fail) throw new Error('database unavailable');
+          return true;
+        },
+      }),
+      { prefix: '/api' },
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const address = app.server.address();
       const callbackUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/wx/mp/event`;
-      const xml = '<xml><FromUserName><![CDATA[oRetry]]></FromUserName><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[SCAN]]></Event><EventKey><![CDATA[retryScene01]]></EventKey></xml>';
+      const xml =
+        '<xml><FromUserName><![CDATA[oRetry]]></FromUserName><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[SCAN]]></Event><EventKey><![CDATA[retryScene01]]></EventKey></xml>';
       expect((await standin.push({ callbackUrl, xml })).status).toBe(500);
       fail = false;
       expect(await standin.push({ callbackUrl, xml })).toEqual({ status: 200, body: 'success' });
-      expect(calls).toEqual([['retryScene01', 'oRetry'], ['retryScene01', 'oRetry']]);
+      expect(calls).toEqual([
+        ['retryScene01', 'oRetry'],
+        ['retryScene01', 'oRetry'],
+      ]);
     } finally {
       await app.close();
       await standin.close();

@@ -11,12 +11,16 @@ export function activityRoutes(deps: { recall: RecallService }) {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['activity'];
 
-    app.post('/homepage/recall/channel', {
-      schema: { tags, summary: '记录召回活动的回流渠道（同一用户同一渠道每天记一次）', body: recallChannelBody, response: { 200: envelope(z.null()) } },
-      config: { auth: 'required' },
-    }, async (req) => {
-      await deps.recall.recordChannel(userIdOf(req), req.body.channel);
-      return ok(null);
-    });
+    app.post(
+      '/homepage/recall/channel',
+      {
+        schema: { tags, summary: '记录召回活动的回流渠道（同一用户同一渠道每天记一次）', body: recallChannelBody, response: { 200: envelope(z.null()) } },
+        config: { auth: 'required' },
+      },
+      async (req) => {
+        await deps.recall.recordChannel(userIdOf(req), req.body.channel);
+        return ok(null);
+      },
+    );
   };
 }

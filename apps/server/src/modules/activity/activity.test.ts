@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { recallChannelVisits } from '../../db/schema/index.js';
 import { chinaDay } from './recall.service.js';
 
-describe.each(testDbKinds)('recall activity on %s', (dbKind) => {
+describeOnDatabases('recall activity on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });

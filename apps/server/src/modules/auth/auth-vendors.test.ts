@@ -23,13 +23,28 @@ describe('phone login through a real SMS vendor', () => {
   const vendors = [
     {
       name: 'aliyun',
-      env: () => ({ SMS_PROVIDER: 'aliyun', ALIYUN_SMS_ACCESS_KEY_ID: 'LTAI-test', ALIYUN_SMS_ACCESS_KEY_SECRET: 'aliyun-secret', ALIYUN_SMS_SIGN_NAME: '砚', ALIYUN_SMS_TEMPLATE_CODE: 'SMS_1', ALIYUN_SMS_ENDPOINT: aliyun.url }),
+      env: () => ({
+        SMS_PROVIDER: 'aliyun',
+        ALIYUN_SMS_ACCESS_KEY_ID: 'LTAI-test',
+        ALIYUN_SMS_ACCESS_KEY_SECRET: 'aliyun-secret',
+        ALIYUN_SMS_SIGN_NAME: '砚',
+        ALIYUN_SMS_TEMPLATE_CODE: 'SMS_1',
+        ALIYUN_SMS_ENDPOINT: aliyun.url,
+      }),
       received: (phone: string) => aliyun.received.filter((m) => m.phone === phone).map((m) => m.code),
       fail: () => aliyun.failNext('isv.BUSINESS_LIMIT_CONTROL', '触发号码天级流控'),
     },
     {
       name: 'tencent',
-      env: () => ({ SMS_PROVIDER: 'tencent', TENCENT_SMS_SECRET_ID: 'AKID-test', TENCENT_SMS_SECRET_KEY: 'tencent-secret', TENCENT_SMS_SDK_APP_ID: '1400000001', TENCENT_SMS_SIGN_NAME: '砚', TENCENT_SMS_TEMPLATE_ID: '100', TENCENT_SMS_ENDPOINT: tencent.url }),
+      env: () => ({
+        SMS_PROVIDER: 'tencent',
+        TENCENT_SMS_SECRET_ID: 'AKID-test',
+        TENCENT_SMS_SECRET_KEY: 'tencent-secret',
+        TENCENT_SMS_SDK_APP_ID: '1400000001',
+        TENCENT_SMS_SIGN_NAME: '砚',
+        TENCENT_SMS_TEMPLATE_ID: '100',
+        TENCENT_SMS_ENDPOINT: tencent.url,
+      }),
       received: (phone: string) => tencent.received.filter((m) => m.phone.endsWith(phone)).map((m) => m.code),
       fail: () => tencent.failNext('LimitExceeded.PhoneNumberDailyLimit', 'daily limit'),
     },

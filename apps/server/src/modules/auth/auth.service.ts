@@ -13,6 +13,8 @@ import type { SmsCodeService } from './sms-code.service.js';
 export interface RequestMeta {
   ip: string;
   device?: string | null;
+  /** The User-Agent, shown in the settings page's login-device list. */
+  client?: string | null;
 }
 
 interface Acquisition {
@@ -90,9 +92,7 @@ export class AuthService {
   }
 
   async isRegistered(phoneOrOpenId: string): Promise<boolean> {
-    const user = /^1[3-9]\d{9}$/.test(phoneOrOpenId)
-      ? await this.userRepo.liveByPhone(phoneOrOpenId)
-      : await this.userRepo.liveByOpenid(phoneOrOpenId);
+    const user = /^1[3-9]\d{9}$/.test(phoneOrOpenId) ? await this.userRepo.liveByPhone(phoneOrOpenId) : await this.userRepo.liveByOpenid(phoneOrOpenId);
     return user !== undefined;
   }
 
@@ -183,6 +183,15 @@ export class AuthService {
     return this.users.profile(userId);
   }
 
+  /** Unbinding leaves the phone as the way in: an account without one would lock itself out. */
+  async unbindWx(userId: number) {
+    const user = await this.users.requireUser(userId);
+    if (!user.wxOpenid) throw appError(ErrorCode.CONFLICT, '当前账号未绑定微信');
+    if (!user.phone) throw appError(ErrorCode.FORBIDDEN, '账号未绑定手机号，解绑微信后将无法登录');
+    await this.userRepo.update(userId, { wxOpenid: null });
+    return this.users.profile(userId);
+  }
+
   // ---- hand-over tokens ----
 
   /** A signed, single-use token that logs `userId` in elsewhere within a few minutes. */
@@ -216,6 +225,13 @@ export class AuthService {
   }
 
   // ---- account deletion ----
+
+  /** The code deleteAccount consumes, sent to the account's own phone (the page shows it masked). */
+  async sendDeletionCode(userId: number, ip: string) {
+    const user = await this.users.requireUser(userId);
+    if (!user.phone) throw appError(ErrorCode.FORBIDDEN, '账号未绑定手机号，无法验证');
+    return this.codes.send(user.phone, ip);
+  }
 
   /** Re-verified by an SMS code to the account's phone; anonymises the user and revokes every session. */
   async deleteAccount(userId: number, code: string): Promise<void> {

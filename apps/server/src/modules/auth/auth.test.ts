@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { ErrorCode, TOKEN_NAME, type LoginResult, type UserProfile } from '@inkstone/shared';
 import { nextIp, startTestApp, type TestApp } from '../../test/app.js';
 import { latestCode, loginByPhone, nextPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { sessions, smsCodes, users } from '../../db/schema/index.js';
 import { sha256Hex } from '../../security/hashing.js';
 
-describe.each(testDbKinds)('auth on %s', (dbKind) => {
+describeOnDatabases('auth on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -82,9 +82,9 @@ describe.each(testDbKinds)('auth on %s', (dbKind) => {
       const ip = nextIp();
       const now = t.clock.now();
       // Thirty earlier sends from this address today.
-      await t.container.db.insert(smsCodes).values(
-        Array.from({ length: 30 }, (_, i) => ({ phone: `1370000${String(i).padStart(4, '0')}`, ip, codeHash: 'x'.repeat(64), createdAt: now, expiresAt: now })),
-      );
+      await t.container.db
+        .insert(smsCodes)
+        .values(Array.from({ length: 30 }, (_, i) => ({ phone: `1370000${String(i).padStart(4, '0')}`, ip, codeHash: 'x'.repeat(64), createdAt: now, expiresAt: now })));
       const res = await t.call('GET', '/auth/send/msg', { query: { phone: nextPhone() }, ip });
       expect(res.code).toBe(ErrorCode.SMS_DAILY_LIMIT);
       const other = await t.call('GET', '/auth/send/msg', { query: { phone: nextPhone() }, ip: nextIp() });

@@ -1,12 +1,11 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { ErrorCode, limits, TOKEN_NAME } from '@inkstone/shared';
-import type { Db } from '../../db/client.js';
-import { sessions, users } from '../../db/schema/index.js';
+import { ErrorCode, limits, TOKEN_NAME, type LoginDevice } from '@inkstone/shared';
 import { appError } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../security/hashing.js';
 import type { Clock } from '../../clock.js';
 import { LRUCache } from 'lru-cache';
 import type { SessionAuthenticator, SessionInfo } from '../../http/auth-guard.js';
+import type { SessionRepo } from './session.repo.js';
+import type { InvalidationBus } from '../../cache/bus.js';
 
 export type { SessionInfo };
 
@@ -19,28 +18,46 @@ interface CachedSession extends SessionInfo {
 }
 
 /**
- * Live sessions are cached in-process for a few seconds: every API call authenticates, and the
- * lookup would otherwise dominate cheap calls such as the 15 s polls. Revocation through this process
- * evicts at once; another process sees it within SESSION_CACHE_TTL_MS.
+ * Live sessions are cached in-process: every API call authenticates, and the lookup would otherwise dominate cheap
+ * calls such as the 15 s polls. A logout or revocation in any process drops the entry in every process through the
+ * invalidation bus (Redis pub/sub when several processes run); an entry lives at most until its sliding expiry is due
+ * to be written again (TOUCH_INTERVAL_MS), which also bounds changes made behind the service (a user disabled by hand).
  */
-const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_TTL_MS = TOUCH_INTERVAL_MS;
+const TOPIC = 'session';
 
 export class SessionService implements SessionAuthenticator {
-  private readonly cache = new LRUCache<string, CachedSession>({ max: 20_000, ttl: SESSION_CACHE_TTL_MS });
+  private readonly cache = new LRUCache<string, CachedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
+  /** Bumped by every invalidation: a lookup that raced one is answered but not cached (it may predate the revocation). */
+  private epoch = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: SessionRepo,
     private readonly clock: Clock,
-  ) {}
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.subscribe(TOPIC, (m) => {
+      this.epoch += 1;
+      const id = Number(m.slice(2));
+      if (m.startsWith('s:')) this.evict((s) => s.sessionId === id);
+      else if (m.startsWith('u:')) this.evict((s) => s.userId === id);
+      else this.cache.clear();
+    });
+    bus.onReset(() => {
+      this.epoch += 1;
+      this.cache.clear();
+    });
+  }
 
-  async create(userId: number, meta: { device?: string | null; ip?: string | null }): Promise<{ tokenName: string; tokenValue: string }> {
+  async create(userId: number, meta: { device?: string | null; ip?: string | null; client?: string | null }): Promise<{ tokenName: string; tokenValue: string }> {
     const token = randomToken(32);
     const now = this.clock.now();
-    await this.db.insert(sessions).values({
+    await this.repo.insert({
       userId,
       tokenHash: sha256Hex(token),
       device: meta.device ?? null,
       ip: meta.ip ?? null,
+      client: meta.client ?? null,
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + limits.sessionTtlMs),
@@ -57,19 +74,8 @@ export class SessionService implements SessionAuthenticator {
     if (cached && cached.expiresAt > now.getTime() && now.getTime() - cached.lastSeenAt <= TOUCH_INTERVAL_MS) {
       return { sessionId: cached.sessionId, userId: cached.userId };
     }
-    const [row] = await this.db
-      .select({
-        id: sessions.id,
-        userId: sessions.userId,
-        expiresAt: sessions.expiresAt,
-        lastSeenAt: sessions.lastSeenAt,
-        revokedAt: sessions.revokedAt,
-        deletedAt: users.deletedAt,
-        disabledAt: users.disabledAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, tokenHash));
+    const epoch = this.epoch;
+    const row = await this.repo.byTokenHash(tokenHash);
     this.cache.delete(tokenHash);
     if (!row) throw appError(ErrorCode.NOT_LOGGED_IN);
     if (row.revokedAt || row.deletedAt || row.disabledAt) throw appError(ErrorCode.SESSION_REVOKED);
@@ -78,9 +84,9 @@ export class SessionService implements SessionAuthenticator {
     if (now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       lastSeenAt = now;
       expiresAt = new Date(now.getTime() + limits.sessionTtlMs);
-      await this.db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, row.id));
+      await this.repo.touch(row.id, lastSeenAt, expiresAt);
     }
-    this.cache.set(tokenHash, { sessionId: row.id, userId: row.userId, expiresAt: expiresAt.getTime(), lastSeenAt: lastSeenAt.getTime() });
+    if (epoch === this.epoch) this.cache.set(tokenHash, { sessionId: row.id, userId: row.userId, expiresAt: expiresAt.getTime(), lastSeenAt: lastSeenAt.getTime() });
     return { sessionId: row.id, userId: row.userId };
   }
 
@@ -88,24 +94,39 @@ export class SessionService implements SessionAuthenticator {
     for (const [key, value] of this.cache.entries()) if (match(value)) this.cache.delete(key);
   }
 
+  /** Written first, then every process drops its copy (dropping first would let a lookup in between cache it again). */
   async revoke(sessionId: number, reason: string) {
-    this.evict((s) => s.sessionId === sessionId);
-    await this.db
-      .update(sessions)
-      .set({ revokedAt: this.clock.now(), revokedReason: reason })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    await this.repo.revoke(sessionId, this.clock.now(), reason);
+    this.bus.publish(TOPIC, `s:${sessionId}`);
   }
 
   async revokeAll(userId: number, reason: string) {
-    this.evict((s) => s.userId === userId);
-    await this.db
-      .update(sessions)
-      .set({ revokedAt: this.clock.now(), revokedReason: reason })
-      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    await this.repo.revokeAllOfUser(userId, this.clock.now(), reason);
+    this.bus.publish(TOPIC, `u:${userId}`);
+  }
+
+  /** The login devices of the settings page: every live session, the caller's marked. */
+  async devices(userId: number, currentSessionId: number): Promise<LoginDevice[]> {
+    const rows = await this.repo.liveOfUser(userId, this.clock.now());
+    return rows.map((r) => ({
+      id: r.id,
+      current: r.id === currentSessionId,
+      device: r.device,
+      client: r.client,
+      ip: r.ip,
+      createdAt: r.createdAt.toISOString(),
+      lastSeenAt: r.lastSeenAt.toISOString(),
+    }));
+  }
+
+  /** Signs one device out; another user's session id is refused exactly like an unknown one (no probing of ids). */
+  async revokeOwn(userId: number, sessionId: number) {
+    if (!(await this.repo.revokeOfUser(userId, sessionId, this.clock.now(), 'signed-out-from-settings'))) throw appError(ErrorCode.NOT_FOUND, '登录设备不存在或已退出');
+    this.bus.publish(TOPIC, `s:${sessionId}`);
   }
 
   /** Housekeeping: drop sessions that expired long ago. */
   async purgeExpired(olderThanDays = 30) {
-    await this.db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - make_interval(days => ${olderThanDays})`));
+    await this.repo.purgeExpiredBefore(olderThanDays);
   }
 }

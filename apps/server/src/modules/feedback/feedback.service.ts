@@ -43,7 +43,10 @@ export class FeedbackService {
     const unique = [...new Set(images)];
     // Screenshots go through the image upload (type sniffing, size limit); here they must be the user's own uploads.
     const keys = unique.map((u) => ({ url: u, key: imageKeyOf(u) }));
-    const owned = await this.repo.ownImageKeys(userId, keys.flatMap((k) => (k.key ? [k.key] : [])));
+    const owned = await this.repo.ownImageKeys(
+      userId,
+      keys.flatMap((k) => (k.key ? [k.key] : [])),
+    );
     for (const k of keys) {
       if (!k.key || !owned.has(k.key) || this.storage.publicUrl(k.key) !== k.url) throw appError(ErrorCode.VALIDATION, '截图 images 必须是通过上传图片得到的地址');
     }

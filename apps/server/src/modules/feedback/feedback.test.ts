@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, TOKEN_NAME, type Envelope, type FeedbackItem, type FeedbackPage, type NoticePage } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { feedback } from '../../db/schema/index.js';
 import { commands } from '../../cli/commands.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-describe.each(testDbKinds)('help and feedback on %s', (dbKind) => {
+describeOnDatabases('help and feedback on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -76,7 +76,10 @@ describe.each(testDbKinds)('help and feedback on %s', (dbKind) => {
     expect(open.map((r) => r.id)).toEqual(expect.arrayContaining([sent.data.id, plain.data.id]));
     await expect(commands['feedback:list']!.run(t.container, { status: 'closed' })).rejects.toThrow(/--status/);
 
-    const replied = (await commands['feedback:reply']!.run(t.container, { id: String(sent.data.id), content: '请在账号管理中重新扫码绑定后再试。' })) as { status: string; notified: boolean };
+    const replied = (await commands['feedback:reply']!.run(t.container, { id: String(sent.data.id), content: '请在账号管理中重新扫码绑定后再试。' })) as {
+      status: string;
+      notified: boolean;
+    };
     expect(replied).toMatchObject({ status: 'replied', notified: true });
     // Running the same command again (an operator's retry) does not notify twice.
     const again = (await commands['feedback:reply']!.run(t.container, { id: String(sent.data.id), content: '请在账号管理中重新扫码绑定后再试。' })) as { notified: boolean };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { growthbookPayloadSchema, limits } from '@inkstone/shared';
+import { featureEvalBody, growthbookPayloadSchema, limits } from '@inkstone/shared';
 import type { FlagsService } from './flags.service.js';
 
 const summary =
@@ -13,19 +13,54 @@ export function flagsRoutes(deps: { flags: FlagsService }) {
     const tags = ['flags'];
     const maxAge = Math.round(limits.featureFlagStaleMs / 1000);
 
-    app.get('/features', {
-      schema: { tags, summary, response: { 200: growthbookPayloadSchema } },
-    }, async (_req, reply) => {
-      reply.header('cache-control', `public, max-age=${maxAge}`);
-      return deps.flags.payload;
-    });
+    app.get(
+      '/features',
+      {
+        schema: { tags, summary, response: { 200: growthbookPayloadSchema } },
+      },
+      async (_req, reply) => {
+        reply.header('cache-control', `public, max-age=${maxAge}`);
+        return deps.flags.payload;
+      },
+    );
 
     // The GrowthBook SDK given `apiHost: <origin>` and any `clientKey` fetches this path.
-    app.get('/features/:clientKey', {
-      schema: { tags, summary: '同 /features，供 GrowthBook SDK 以 apiHost + clientKey 方式加载', params: z.object({ clientKey: z.string().max(100) }), response: { 200: growthbookPayloadSchema } },
-    }, async (_req, reply) => {
-      reply.header('cache-control', `public, max-age=${maxAge}`);
-      return deps.flags.payload;
-    });
+    app.get(
+      '/features/:clientKey',
+      {
+        schema: {
+          tags,
+          summary: '同 /features，供 GrowthBook SDK 以 apiHost + clientKey 方式加载',
+          params: z.object({ clientKey: z.string().max(100) }),
+          response: { 200: growthbookPayloadSchema },
+        },
+      },
+      async (_req, reply) => {
+        reply.header('cache-control', `public, max-age=${maxAge}`);
+        return deps.flags.payload;
+      },
+    );
+
+    // GrowthBook remote evaluation (the SDK with `remoteEval: true` posts here): rules never leave the server and are
+    // evaluated with the session's own attributes, whatever the client claims.
+    app.post(
+      '/eval/:clientKey',
+      {
+        schema: {
+          tags,
+          summary:
+            'GrowthBook 远程评估：按登录用户在服务端的属性（id、完整手机号、vip、tracks 赛道、platforms 已绑定平台）计算各功能开关的值，只返回结果不返回规则（直接返回 {features}）。客户端传来的同名属性一律忽略；未登录时不带这些属性。',
+          params: z.object({ clientKey: z.string().max(100) }),
+          body: featureEvalBody,
+          response: { 200: growthbookPayloadSchema },
+        },
+        config: { auth: 'optional' },
+      },
+      async (req, reply) => {
+        // Per user: shared caches must not keep one user's answer for another.
+        reply.header('cache-control', 'private, no-store');
+        return deps.flags.evaluateFor(req.session?.userId ?? null, req.body?.attributes ?? {});
+      },
+    );
   };
 }

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrowthBook } from '@growthbook/growthbook';
+import { eq } from 'drizzle-orm';
+import { TOKEN_NAME } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
-import { testDbKinds } from '../../test/database.js';
+import { loginByPhone, nextPhone } from '../../test/auth-helpers.js';
+import { platformAccounts, users } from '../../db/schema/index.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createContainer } from '../../container.js';
 import { loadFeaturesPayload } from './flags.service.js';
@@ -41,7 +45,7 @@ async function evaluate(url: string, attributes: { id?: string; phone?: string }
   return result;
 }
 
-describe.each(testDbKinds)('feature flags on %s', (dbKind) => {
+describeOnDatabases('feature flags on %s', (dbKind) => {
   describe('with built-in defaults', () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -90,6 +94,89 @@ describe.each(testDbKinds)('feature flags on %s', (dbKind) => {
       for (let id = 1; id <= 40; id++) editors.add((await evaluate(t.url, { id: String(id) })).newEditor);
       expect(editors).toEqual(new Set(['classic', 'tiptap']));
     });
+  });
+});
+
+/** Rules on what only the server knows; the last one names an id nobody has, for a client to claim. */
+const targetedPhone = nextPhone();
+const serverSide = {
+  'agent-state': { defaultValue: false, rules: [{ id: 'by-phone', condition: { phone: targetedPhone }, force: true }] },
+  'logged-in': { defaultValue: false, rules: [{ condition: { id: { $exists: true } }, force: true }] },
+  'vip-only': { defaultValue: false, rules: [{ condition: { vip: true }, force: true }] },
+  'mother-track': { defaultValue: 'off', rules: [{ condition: { tracks: { $in: ['母婴'] } }, force: 'on' }] },
+  'xhs-users': { defaultValue: false, rules: [{ condition: { platforms: { $in: ['xiaohongshu'] } }, force: true }] },
+  'staff-only': { defaultValue: false, rules: [{ condition: { id: { $in: ['999999'] } }, force: true }] },
+};
+
+/** The real SDK in remote-evaluation mode, as the web runs it: the session header goes with the request. */
+async function evaluateRemote(url: string, token: string | null, attributes: Record<string, unknown>) {
+  const gb = new GrowthBook({
+    apiHost: url,
+    clientKey: 'inkstone',
+    attributes,
+    remoteEval: true,
+    apiHostRequestHeaders: token ? { [TOKEN_NAME]: token } : {},
+    disableCache: true,
+  });
+  await gb.init({ timeout: 3000 });
+  const result = Object.fromEntries(Object.keys(serverSide).map((k) => [k, gb.getFeatureValue(k, null as unknown)]));
+  gb.destroy();
+  return result;
+}
+
+describeOnDatabases('server-side flag targeting on %s', (dbKind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ db: dbKind, env: { FEATURES_FILE: featuresFile(serverSide) } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('evaluates id, full phone, VIP, tracks and bound platforms on the server; what the client claims counts for nothing', async () => {
+    const plain = await loginByPhone(t);
+    const targeted = await loginByPhone(t, targetedPhone);
+    // The client only ever sees the masked phone, so a phone rule can only match on the server.
+    expect(targeted.user.phone).not.toBe(targetedPhone);
+
+    const off = { 'agent-state': false, 'logged-in': false, 'vip-only': false, 'mother-track': 'off', 'xhs-users': false, 'staff-only': false };
+    expect(await evaluateRemote(t.url, null, {})).toEqual(off);
+    // Logged out, claiming to be someone: server-owned attributes from the client are dropped.
+    expect(await evaluateRemote(t.url, null, { id: '999999', phone: targetedPhone, vip: true, tracks: ['母婴'], platforms: ['xiaohongshu'] })).toEqual(off);
+
+    expect(await evaluateRemote(t.url, targeted.tokenValue, { id: String(targeted.user.id) })).toEqual({ ...off, 'agent-state': true, 'logged-in': true });
+    expect(await evaluateRemote(t.url, plain.tokenValue, { id: '999999', phone: targetedPhone, vip: true })).toEqual({ ...off, 'logged-in': true });
+
+    // VIP, a chosen track and a bound 小红书 account turn their flags on for that user only.
+    await t.container.db
+      .update(users)
+      .set({ vipType: 'vip', vipExpiredAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(users.id, plain.user.id));
+    const saved = await t.call('POST', '/topic/v3/track/save', { token: plain.tokenValue, body: { userTrack: ['母婴'] } });
+    expect(saved.code, saved.msg).toBe(0);
+    await t.container.db.insert(platformAccounts).values({ userId: plain.user.id, platform: 'xiaohongshu', platformUserId: 'x-1', accountName: '母婴号' });
+    expect(await evaluateRemote(t.url, plain.tokenValue, {})).toEqual({ ...off, 'logged-in': true, 'vip-only': true, 'mother-track': 'on', 'xhs-users': true });
+    expect(await evaluateRemote(t.url, targeted.tokenValue, {})).toEqual({ ...off, 'agent-state': true, 'logged-in': true });
+
+    // An expired VIP and an unbound account no longer count.
+    await t.container.db
+      .update(users)
+      .set({ vipExpiredAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, plain.user.id));
+    await t.container.db.update(platformAccounts).set({ unboundAt: new Date() }).where(eq(platformAccounts.userId, plain.user.id));
+    expect(await evaluateRemote(t.url, plain.tokenValue, {})).toEqual({ ...off, 'logged-in': true, 'mother-track': 'on' });
+  });
+
+  it('answers values, never the rules, and not for shared caches; bad input is 1001', async () => {
+    const res = await fetch(`${t.url}/api/eval/inkstone`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ attributes: {} }) });
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const text = await res.text();
+    expect(text).not.toContain(targetedPhone);
+    expect(text).not.toContain('rules');
+    expect((JSON.parse(text) as { features: unknown }).features).toMatchObject({ 'agent-state': { defaultValue: false } });
+    const bad = await t.call('POST', '/eval/inkstone', { body: { attributes: [1] } });
+    expect(bad.code).toBe(1001);
+    expect(bad.msg).toContain('attributes');
   });
 });
 

@@ -5,14 +5,14 @@ import { appError } from '../../http/errors.js';
 import { cut } from '../../integrations/llm/chinese-text.js';
 import { CardInputError, type CardRenderer } from '../../integrations/cards/index.js';
 import type { Storage, StorageWriter } from '../../integrations/storage/types.js';
-import type { WritingRepo } from '../writing/writing.repo.js';
+import type { FileRepo } from '../files/files.repo.js';
 
 /** Graphic posts: cards rendered from text, stored like uploaded images so every later step treats them alike. */
 export class GraphicService {
   constructor(
     private readonly renderer: CardRenderer,
     private readonly storage: Storage,
-    private readonly files: Pick<WritingRepo, 'insertFile'>,
+    private readonly files: Pick<FileRepo, 'insertFile'>,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -38,7 +38,13 @@ export class GraphicService {
       this.log.error({ err }, 'cover card could not be stored');
       throw appError(ErrorCode.UPLOAD_FAILED, '封面保存失败，请稍后再试');
     }
-    const words = [...new Set(cut(input.title).map((w) => w.trim()).filter((w) => w.length >= 2))].slice(0, 20);
+    const words = [
+      ...new Set(
+        cut(input.title)
+          .map((w) => w.trim())
+          .filter((w) => w.length >= 2),
+      ),
+    ].slice(0, 20);
     await this.files.insertFile({
       userId,
       kind: 'image',

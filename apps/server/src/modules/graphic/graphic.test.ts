@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorCode, type CoverReply, type PublishArticleReply } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { allFinished, bindSandboxAccount, publishApi, sandboxNotes, startPublishApp, waitForPublish } from '../../test/publish-helpers.js';
 
-describe.each(testDbKinds)('cover cards on %s', (dbKind) => {
+describeOnDatabases('cover cards on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
 
@@ -61,7 +61,7 @@ describe.each(testDbKinds)('cover cards on %s', (dbKind) => {
   });
 });
 
-describe.each(testDbKinds)('a generated cover completes a draft for a platform that needs images, on %s', (dbKind) => {
+describeOnDatabases('a generated cover completes a draft for a platform that needs images, on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   let accountId: number;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, TOKEN_NAME, type Envelope, type KnowledgeDoc, type KnowledgeFolder, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type ChatRequestBody, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
 import { knowledgeChunks } from '../../db/schema/index.js';
 import { chinesePdf } from './pdf-fixture.js';
@@ -14,7 +14,8 @@ const RUN = '跑鞋的缓震性能对膝盖保护很重要，长距离训练应�
 /** The deep pipeline's calls answered like a model: the outline names one section per document's subject. */
 function responder(body: ChatRequestBody) {
   const user = body.messages.at(-1)!.content;
-  if (user.includes('只输出一个JSON对象')) return { content: '{"title":"爱好指南","outline":[{"heading":"普洱茶的发酵工艺","points":["熟茶"]},{"heading":"跑鞋的缓震","points":["膝盖"]}],"queries":[]}' };
+  if (user.includes('只输出一个JSON对象'))
+    return { content: '{"title":"爱好指南","outline":[{"heading":"普洱茶的发酵工艺","points":["熟茶"]},{"heading":"跑鞋的缓震","points":["膝盖"]}],"queries":[]}' };
   if (user.includes('审阅下面的文章')) return { content: '1. 很好。' };
   if (user.includes('根据审阅意见修改文章')) return { content: user.split('原文：\n')[1] ?? '' };
   // A section: cite every source number the prompt offers.
@@ -22,7 +23,7 @@ function responder(body: ChatRequestBody) {
   return { content: `这一节的内容${nums.map((n) => `[${n}]`).join('')}。` };
 }
 
-describe.each(testDbKinds)('writing from the knowledge library on %s', (dbKind) => {
+describeOnDatabases('writing from the knowledge library on %s', (dbKind) => {
   let t: TestApp;
   let standin: OpenAiStandin;
   beforeAll(async () => {
@@ -45,7 +46,9 @@ describe.each(testDbKinds)('writing from the knowledge library on %s', (dbKind) 
   const upload = async (token: string, bytes: Buffer, name: string, type: string, folderId?: number) => {
     const fd = new FormData();
     fd.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-    const res = (await (await fetch(`${t.url}/api/knowledge/doc/upload${folderId ? `?folderId=${folderId}` : ''}`, { method: 'POST', headers: { [TOKEN_NAME]: token }, body: fd })).json()) as Envelope<KnowledgeDoc>;
+    const res = (await (
+      await fetch(`${t.url}/api/knowledge/doc/upload${folderId ? `?folderId=${folderId}` : ''}`, { method: 'POST', headers: { [TOKEN_NAME]: token }, body: fd })
+    ).json()) as Envelope<KnowledgeDoc>;
     expect(res.code, res.msg).toBe(0);
     await t.container.jobs.idle();
     return res.data;
@@ -67,7 +70,15 @@ describe.each(testDbKinds)('writing from the knowledge library on %s', (dbKind) 
     const u = await loginByPhone(t);
     await t.container.services.points.grant(u.user.id, 1000, { reason: 'test', idempotencyKey: `kw:${u.user.id}` });
     const token = u.tokenValue;
-    const pdf = await upload(token, chinesePdf([['茶叶笔记', '绿茶不发酵。'], ['第二章 普洱', TEA]]), '茶.pdf', 'application/pdf');
+    const pdf = await upload(
+      token,
+      chinesePdf([
+        ['茶叶笔记', '绿茶不发酵。'],
+        ['第二章 普洱', TEA],
+      ]),
+      '茶.pdf',
+      'application/pdf',
+    );
     const md = await upload(token, Buffer.from(`# 跑步\n\n${RUN}`), '跑步.md', 'text/markdown');
     // A document not quoted is never retrieved.
     await upload(token, Buffer.from('普洱茶的发酵工艺其实很简单，这是另一份不被引用的笔记。'), '其他.txt', 'text/plain');
@@ -109,7 +120,10 @@ describe.each(testDbKinds)('writing from the knowledge library on %s', (dbKind) 
     const folder = await t.call<KnowledgeFolder>('POST', '/knowledge/folder/create', { token, body: { name: '爱好' } });
     const doc = await upload(token, Buffer.from(TEA), '茶.txt', 'text/plain', folder.data.id);
     for (const knowledge of [{ folderIds: [folder.data.id] }, { all: true }]) {
-      const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', { token, body: { createType: 'article', writeType: 'deep', content: '普洱茶的发酵工艺', knowledge } });
+      const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', {
+        token,
+        body: { createType: 'article', writeType: 'deep', content: '普洱茶的发酵工艺', knowledge },
+      });
       expect(created.code, created.msg).toBe(0);
       const info = await waitTask(token, created.data.taskId);
       expect(info.status).toBe('succeeded');
@@ -122,7 +136,10 @@ describe.each(testDbKinds)('writing from the knowledge library on %s', (dbKind) 
     const other = await loginByPhone(t);
     const foreign = await t.call('POST', '/mp/task/create', { token: other.tokenValue, body: { createType: 'article', content: '普洱茶', knowledge: { docIds: [doc.id] } } });
     expect(foreign).toMatchObject({ code: ErrorCode.NOT_FOUND, msg: '引用的知识库文档不存在或已删除' });
-    const foreignFolder = await t.call('POST', '/mp/task/create', { token: other.tokenValue, body: { createType: 'article', content: '普洱茶', knowledge: { folderIds: [folder.data.id] } } });
+    const foreignFolder = await t.call('POST', '/mp/task/create', {
+      token: other.tokenValue,
+      body: { createType: 'article', content: '普洱茶', knowledge: { folderIds: [folder.data.id] } },
+    });
     expect(foreignFolder.code).toBe(ErrorCode.NOT_FOUND);
     const bad = await t.call('POST', '/mp/task/create', { token, body: { createType: 'article', content: '普洱茶', knowledge: { docIds: ['x'] } } });
     expect(bad.code).toBe(ErrorCode.VALIDATION);

@@ -4,10 +4,11 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { SafeFetcher } from '../../integrations/fetch/types.js';
 import type { Storage } from '../../integrations/storage/types.js';
+import { createEmbeddingsProvider } from '../../integrations/embeddings/index.js';
 import type { JobQueue } from '../../jobs/types.js';
 import { KnowledgeRepo } from './knowledge.repo.js';
 import { knowledgeRoutes } from './knowledge.routes.js';
-import { KnowledgeService, PARSE_JOB, parseQuotas } from './knowledge.service.js';
+import { KnowledgeService, PARSE_JOB, parseQuotas, REEMBED_EVERY_MS, REEMBED_JOB } from './knowledge.service.js';
 
 export interface KnowledgeModuleDeps {
   db: Db;
@@ -22,10 +23,15 @@ export interface KnowledgeModuleDeps {
 /** 知识库: folders, documents and their parse jobs, full-text search over passages. */
 export function createKnowledge(config: Config, d: KnowledgeModuleDeps) {
   const repo = new KnowledgeRepo(d.db);
-  const service = new KnowledgeService(repo, d.storage, d.fetcher, d.jobs, d.clock, d.log, parseQuotas(config.KNOWLEDGE_QUOTA));
-  // Parsing is CPU-bound (pdf.js and mammoth in a bounded worker thread, jieba on this one): one document at a time per worker process.
-  if (config.roles.has('worker')) d.jobs.register<{ docId: number }>(PARSE_JOB, async ({ docId }) => service.parse(docId), { concurrency: 1 });
-  return { repo, service };
+  const embeddings = createEmbeddingsProvider(config);
+  const service = new KnowledgeService(repo, d.storage, d.fetcher, d.jobs, d.clock, d.log, parseQuotas(config.KNOWLEDGE_QUOTA), embeddings);
+  if (config.roles.has('worker')) {
+    // Parsing is CPU-bound (pdf.js and mammoth in a bounded worker thread, jieba on this one): one document at a time per worker process.
+    d.jobs.register<{ docId: number }>(PARSE_JOB, async ({ docId }) => service.parse(docId), { concurrency: 1 });
+    // Documents without vectors from the configured model (a model change, a failed embed) are embedded by a sweep.
+    if (embeddings.enabled) d.jobs.schedule(REEMBED_JOB, REEMBED_EVERY_MS, async () => void (await service.reembed()));
+  }
+  return { repo, service, embeddings };
 }
 
 export type KnowledgeModule = ReturnType<typeof createKnowledge>;
@@ -39,5 +45,7 @@ export async function registerKnowledge(api: FastifyInstance, m: KnowledgeModule
 export function installKnowledgeRecovery(app: FastifyInstance, m: KnowledgeModule) {
   app.addHook('onReady', async () => {
     await m.service.recover().catch((err: unknown) => app.log.error({ err }, 'knowledge parse recovery failed'));
+    // A changed model re-embeds the library without waiting for the first scheduled sweep.
+    await m.service.queueReembed().catch((err: unknown) => app.log.error({ err }, 'knowledge re-embed could not be queued'));
   });
 }

@@ -1,19 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { ErrorCode, knowledgeLimits, type KnowledgeDoc, type KnowledgeDocText, type KnowledgeExt, type KnowledgeFolder, type KnowledgeQuota, type KnowledgeSearchResult } from '@inkstone/shared';
+import {
+  ErrorCode,
+  knowledgeLimits,
+  type KnowledgeDoc,
+  type KnowledgeDocText,
+  type KnowledgeExt,
+  type KnowledgeFolder,
+  type KnowledgeQuota,
+  type KnowledgeSearchResult,
+  type KnowledgeStatus,
+} from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import { AppError, appError } from '../../http/errors.js';
 import { FetchRefusedError, type SafeFetcher } from '../../integrations/fetch/types.js';
 import type { Storage } from '../../integrations/storage/types.js';
+import { NoEmbeddings } from '../../integrations/embeddings/none.js';
+import { EMBED_BATCH, type EmbeddingsProvider } from '../../integrations/embeddings/types.js';
 import type { JobQueue } from '../../jobs/types.js';
 import { ParseRefusedError, type ParseLimits } from '../../security/isolated-parse.js';
 import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
-import { consume, detectKind, type UploadPart } from '../writing/file.service.js';
-import type { DocFilter, DocRow, KnowledgeRepo } from './knowledge.repo.js';
-import { chunkPages, docxText, highlightRanges, htmlMainText, indexTokens, KNOWLEDGE_PARSE_LIMITS, pdfPages, queryTokens, TextRefusedError, tidy, type PageText } from './knowledge.text.js';
+import { consume, detectKind, type UploadPart } from '../files/files.service.js';
+import type { DocFilter, DocRow, KnowledgeRepo, SearchRow, VectorStorage } from './knowledge.repo.js';
+import { reciprocalRankFusion, VectorCache } from './knowledge.vectors.js';
+import {
+  chunkPages,
+  docxText,
+  highlightRanges,
+  htmlMainText,
+  indexTokens,
+  KNOWLEDGE_PARSE_LIMITS,
+  pdfPages,
+  queryTokens,
+  TextRefusedError,
+  tidy,
+  type PageText,
+} from './knowledge.text.js';
 
 export const PARSE_JOB = 'knowledge.parse';
+/** Embeds ready documents that have no vectors from the configured model (after a model change, or a failed embed). */
+export const REEMBED_JOB = 'knowledge.reembed';
+/** How often the re-embed sweep runs besides start-up. */
+export const REEMBED_EVERY_MS = 10 * 60_000;
+/** Candidates each list contributes to the fusion (the full-text top and the nearest vectors). */
+const FUSE_CANDIDATES = 50;
+/** Passages read per round while embedding one document. */
+const EMBED_PAGE = 100;
 /** Parse runs a document may start before it is failed (a file that kills its worker is not retried forever). */
 const MAX_RUNS = 3;
 /** A parsing document whose heartbeat is older than this is taken to be orphaned by a stopped worker. */
@@ -46,12 +79,19 @@ const EXT_OF: Record<string, KnowledgeExt> = { pdf: 'pdf', docx: 'docx', md: 'md
 const MIME_KIND: Record<string, string> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'text/plain': 'text', 'text/markdown': 'text', 'text/x-markdown': 'text', 'text/html': 'text',
+  'text/plain': 'text',
+  'text/markdown': 'text',
+  'text/x-markdown': 'text',
+  'text/html': 'text',
 };
 const VAGUE = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 const HEAD_BYTES = 4100;
 const MIME_OF: Record<KnowledgeExt, string> = {
-  pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', md: 'text/markdown; charset=utf-8', txt: 'text/plain; charset=utf-8', html: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  html: 'text/plain; charset=utf-8',
 };
 
 const unsupported = () => appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '请上传pdf、docx、md、txt、html格式的文件');
@@ -71,7 +111,21 @@ export class KnowledgeService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly quotas: KnowledgeQuotas,
+    private readonly embeddings: EmbeddingsProvider = new NoEmbeddings(),
+    private readonly vectorCache = new VectorCache(),
   ) {}
+
+  /** Where vectors live, decided once (lazily: nothing is touched while embeddings are off). */
+  private vectorStore: Promise<{ storage: VectorStorage; reason: string | null }> | null = null;
+  private vectors(): Promise<{ storage: VectorStorage; reason: string | null }> {
+    this.vectorStore ??= this.repo.prepareVectors().then((v) => {
+      if (v.storage === 'real[]') this.log.warn({ reason: v.reason }, 'pgvector unavailable: knowledge vectors stored as real[] and ranked by cosine in the server');
+      return v;
+    });
+    // A failed preparation (database down at start-up) is tried again next time.
+    this.vectorStore.catch(() => (this.vectorStore = null));
+    return this.vectorStore;
+  }
 
   // ---- folders ----
   async folders(userId: number): Promise<KnowledgeFolder[]> {
@@ -128,8 +182,20 @@ export class KnowledgeService {
   // ---- documents ----
   toDoc(r: DocRow): KnowledgeDoc {
     return {
-      id: r.id, folderId: r.folderId, name: r.name, ext: r.ext as KnowledgeExt, sourceUrl: r.sourceUrl, size: r.size, status: r.status, progress: r.progress,
-      pages: r.pages, chars: r.chars, chunkCount: r.chunkCount, errorMsg: r.errorMsg, createdAt: r.createdAt.toISOString(), parsedAt: r.parsedAt?.toISOString() ?? null,
+      id: r.id,
+      folderId: r.folderId,
+      name: r.name,
+      ext: r.ext as KnowledgeExt,
+      sourceUrl: r.sourceUrl,
+      size: r.size,
+      status: r.status,
+      progress: r.progress,
+      pages: r.pages,
+      chars: r.chars,
+      chunkCount: r.chunkCount,
+      errorMsg: r.errorMsg,
+      createdAt: r.createdAt.toISOString(),
+      parsedAt: r.parsedAt?.toISOString() ?? null,
     };
   }
 
@@ -236,8 +302,13 @@ export class KnowledgeService {
     let body: Buffer;
     let finalUrl: string;
     try {
-      const res = await this.fetcher.get(url, { maxBytes: knowledgeLimits.pageMaxBytes, timeoutMs: 15_000, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' } });
-      if (res.contentType && !/^(text\/html|application\/xhtml\+xml|text\/plain)$/.test(res.contentType)) throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
+      const res = await this.fetcher.get(url, {
+        maxBytes: knowledgeLimits.pageMaxBytes,
+        timeoutMs: 15_000,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' },
+      });
+      if (res.contentType && !/^(text\/html|application\/xhtml\+xml|text\/plain)$/.test(res.contentType))
+        throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
       body = res.body;
       finalUrl = res.url;
     } catch (err) {
@@ -245,7 +316,8 @@ export class KnowledgeService {
       if (err instanceof FetchRefusedError) throw appError(ErrorCode.OPERATION_FAILED, `网页导入失败：${err.message}`);
       throw err;
     }
-    if (!body.length || (await detectKind(body.subarray(0, HEAD_BYTES), body.length <= HEAD_BYTES)) !== 'text') throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
+    if (!body.length || (await detectKind(body.subarray(0, HEAD_BYTES), body.length <= HEAD_BYTES)) !== 'text')
+      throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, '该地址不是网页，无法导入');
     await this.checkQuota(userId, body.length);
     const host = new URL(finalUrl).hostname;
     return this.store(userId, { folderId: folder, name: host.slice(0, knowledgeLimits.docNameMaxLength), ext: 'html', sourceUrl: finalUrl.slice(0, 2000) }, body);
@@ -313,21 +385,29 @@ export class KnowledgeService {
       offset = nextOffset;
       seq += chunks.length;
       chars += pages.reduce((n, p) => n + p.text.length, 0);
-      await this.repo.insertChunks(docId, doc.userId, chunks.map((c) => ({ ...c, tokens: indexTokens(c.heading && !c.text.includes(c.heading) ? `${c.heading}\n${c.text}` : c.text) })));
+      await this.repo.insertChunks(
+        docId,
+        doc.userId,
+        chunks.map((c) => ({ ...c, tokens: indexTokens(c.heading && !c.text.includes(c.heading) ? `${c.heading}\n${c.text}` : c.text) })),
+      );
     };
     try {
       const buf = await this.readStored(doc.storageKey);
       let pages: number | null = null;
       if (doc.ext === 'pdf') {
         let lastReported = 0;
-        pages = await pdfPages(buf, async (p, total) => {
-          await add([p]);
-          const pct = Math.min(99, Math.floor(((p.page ?? 0) / total) * 100));
-          if (pct - lastReported >= 2 || p.page === 1) {
-            lastReported = pct;
-            if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}))) throw new DocGone();
-          }
-        }, this.parseLimits);
+        pages = await pdfPages(
+          buf,
+          async (p, total) => {
+            await add([p]);
+            const pct = Math.min(99, Math.floor(((p.page ?? 0) / total) * 100));
+            if (pct - lastReported >= 2 || p.page === 1) {
+              lastReported = pct;
+              if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}))) throw new DocGone();
+            }
+          },
+          this.parseLimits,
+        );
       } else {
         let text: string;
         let title: string | null = null;
@@ -364,7 +444,23 @@ export class KnowledgeService {
         }
       }
       if (!chars || !seq) throw new TextRefusedError('文档中没有可读取的文字');
-      await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages }, now());
+      // Vectors before the document shows as ready, so a hybrid search never sees it half embedded. A vendor
+      // failure does not fail the document (full-text works); the re-embed sweep tries again later.
+      let embeddingModel: string | null = null;
+      if (this.embeddings.enabled) {
+        try {
+          if (
+            await this.embedDoc(docId, async () => {
+              if (!(await this.repo.progress(docId, 99, now()))) throw new DocGone();
+            })
+          )
+            embeddingModel = this.embeddings.modelId;
+        } catch (err) {
+          if (err instanceof DocGone) throw err;
+          this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be embedded; the re-embed sweep will retry');
+        }
+      }
+      await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages, embeddingModel }, now());
     } catch (err) {
       if (err instanceof DocGone) return;
       // Deadline, heap and page-count refusals of the parse worker carry a Chinese message; a parser error does not.
@@ -374,6 +470,81 @@ export class KnowledgeService {
       // A document deleted mid-run makes chunk inserts fail on the foreign key: nothing to record then.
       await this.repo.finishParse(docId, { status: 'failed', errorMsg: shown }, now()).catch(() => undefined);
     }
+  }
+
+  // ---- embeddings ----
+  /**
+   * Embeds the passages of one document that lack a vector from the configured model, EMBED_BATCH texts per
+   * request, storing each batch as it comes (an interrupted run resumes where it stopped). `beat` runs after each
+   * batch (heartbeat; throws to stop). True when every passage has its vector.
+   */
+  private async embedDoc(docId: number, beat: () => Promise<void> = async () => {}): Promise<boolean> {
+    const model = this.embeddings.modelId;
+    if (!model) return false;
+    await this.vectors();
+    for (;;) {
+      const page = await this.repo.chunksToEmbed(docId, model, EMBED_PAGE);
+      if (!page.length) return true;
+      for (let i = 0; i < page.length; i += EMBED_BATCH) {
+        const batch = page.slice(i, i + EMBED_BATCH);
+        // The heading travels with its passage, as in the full-text tokens.
+        const vectors = await this.embeddings.embed(batch.map((c) => (c.heading && !c.text.includes(c.heading) ? `${c.heading}\n${c.text}` : c.text)));
+        await this.repo.storeEmbeddings(
+          batch.map((c, j) => ({ id: c.id, embedding: vectors[j]! })),
+          model,
+        );
+        await beat();
+      }
+    }
+  }
+
+  /**
+   * The re-embed sweep: every ready document without vectors from the configured model (all of them after the
+   * model changed; single ones whose embedding failed). Stops at the first vendor failure; the next run resumes.
+   */
+  async reembed(): Promise<number> {
+    const model = this.embeddings.modelId;
+    if (!this.embeddings.enabled || !model) return 0;
+    let done = 0;
+    for (;;) {
+      const ids = await this.repo.docsToEmbed(model, 20);
+      if (!ids.length) return done;
+      for (const id of ids) {
+        try {
+          if (await this.embedDoc(id)) await this.repo.markEmbedded(id, model, this.clock.now());
+        } catch (err) {
+          this.log.warn({ err: err instanceof Error ? err.message : err, docId: id }, 'knowledge re-embed stopped; the next sweep resumes');
+          return done;
+        }
+        done++;
+      }
+    }
+  }
+
+  /** Queues one sweep now (start-up: a changed model is seen at once); a no-op while embeddings are off. */
+  async queueReembed(): Promise<void> {
+    if (this.embeddings.enabled) await this.jobs.enqueue(REEMBED_JOB, {}, { jobId: 'knowledge-reembed' });
+  }
+
+  /** What search can do for this user: the page says whether vector search is on and where vectors live. */
+  async status(userId: number): Promise<KnowledgeStatus> {
+    const model = this.embeddings.enabled ? this.embeddings.modelId : null;
+    const counts = await this.repo.embeddingCounts(userId, model);
+    if (!model) {
+      return {
+        fulltext: true,
+        vector: { enabled: false, model: null, storage: null, fallbackReason: null, readyDocs: counts.docs, embeddedDocs: 0 },
+        note: '未配置向量模型（EMBEDDINGS_BASE_URL），向量检索未开启：仅全文检索',
+      };
+    }
+    const v = await this.vectors();
+    const pending = counts.docs - counts.embedded;
+    const where = v.storage === 'pgvector' ? '向量存于 pgvector' : '数据库未启用 pgvector，向量以 real[] 存储并由服务器按余弦相似度排序';
+    return {
+      fulltext: true,
+      vector: { enabled: true, model, storage: v.storage, fallbackReason: v.reason, readyDocs: counts.docs, embeddedDocs: counts.embedded },
+      note: `全文与向量混合检索（${model}；${where}）${pending > 0 ? `，${pending}个文档正在生成向量` : ''}`,
+    };
   }
 
   /** Start-up (worker role): unfinished documents are queued again; the run counter stops endless retries. */
@@ -408,16 +579,50 @@ export class KnowledgeService {
   }
 
   // ---- search ----
-  /** Full-text: every word first; when nothing has them all, any word, ranked. Passages come with match ranges. */
-  async search(userId: number, q: string, f: DocFilter, limit: number): Promise<KnowledgeSearchResult> {
+  /**
+   * Full-text: every word first; when nothing has them all, any word, ranked. With an embeddings model (and mode
+   * auto), the nearest passages by meaning are fused with the full-text ones by reciprocal rank fusion, so a
+   * passage that says the same thing in other words is found too. A vendor failure while embedding the query
+   * degrades to full-text (mode says which ran). Passages come with the ranges of the query's words.
+   */
+  async search(userId: number, q: string, f: DocFilter, limit: number, mode: 'auto' | 'fulltext' = 'auto'): Promise<KnowledgeSearchResult> {
     const tokens = queryTokens(q);
-    let rows = await this.repo.search(userId, tokens, false, f, limit);
-    if (!rows.length && tokens.length > 1) rows = await this.repo.search(userId, tokens, true, f, limit);
+    const hybrid = mode === 'auto' && this.embeddings.enabled;
+    const n = hybrid ? Math.max(limit, FUSE_CANDIDATES) : limit;
+    const [words, meaning] = await Promise.all([this.fulltext(userId, tokens, f, n), hybrid ? this.nearest(userId, q, f, n) : Promise.resolve(null)]);
+    let rows = words;
+    if (meaning) {
+      const byId = new Map([...meaning, ...words].map((r) => [r.chunkId, r]));
+      rows = reciprocalRankFusion([words.map((r) => r.chunkId), meaning.map((r) => r.chunkId)])
+        .slice(0, limit)
+        .map((s) => ({ ...byId.get(s.id)!, score: s.score }));
+    }
     return {
       tokens,
-      mode: 'fulltext',
-      hits: rows.map((r) => ({ ...r, ext: r.ext as KnowledgeExt, highlights: highlightRanges(r.text, tokens) })),
+      mode: meaning ? 'hybrid' : 'fulltext',
+      hits: rows.slice(0, limit).map((r) => ({ ...r, ext: r.ext as KnowledgeExt, highlights: highlightRanges(r.text, tokens) })),
     };
+  }
+
+  private async fulltext(userId: number, tokens: string[], f: DocFilter, limit: number): Promise<SearchRow[]> {
+    const rows = await this.repo.search(userId, tokens, false, f, limit);
+    return rows.length || tokens.length < 2 ? rows : this.repo.search(userId, tokens, true, f, limit);
+  }
+
+  /** The passages nearest to `q` by meaning; null when the query could not be embedded (full-text still answers). */
+  private async nearest(userId: number, q: string, f: DocFilter, limit: number): Promise<SearchRow[] | null> {
+    const model = this.embeddings.modelId!;
+    let vector: number[];
+    try {
+      [vector] = (await this.embeddings.embed([q])) as [number[]];
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : err }, 'knowledge query could not be embedded: full-text only');
+      return null;
+    }
+    const { storage } = await this.vectors();
+    if (storage === 'pgvector') return this.repo.vectorSearch(userId, vector, model, f, limit);
+    // PostgreSQL without pgvector: cosine over the user's vectors in memory (VectorCache explains why).
+    return this.repo.hitsByIds(userId, await this.vectorCache.nearest(this.repo, userId, model, f, vector, limit));
   }
 }
 

@@ -1,13 +1,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
-import { ErrorCode, TOKEN_NAME, type Envelope, type KnowledgeDoc, type KnowledgeDocPage, type KnowledgeDocText, type KnowledgeFolder, type KnowledgeQuota, type KnowledgeSearchResult } from '@inkstone/shared';
+import {
+  ErrorCode,
+  TOKEN_NAME,
+  type Envelope,
+  type KnowledgeDoc,
+  type KnowledgeDocPage,
+  type KnowledgeDocText,
+  type KnowledgeFolder,
+  type KnowledgeQuota,
+  type KnowledgeSearchResult,
+} from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { knowledgeChunks, knowledgeDocs, users } from '../../db/schema/index.js';
 import { chinesePdf } from './pdf-fixture.js';
 
@@ -21,7 +31,9 @@ async function startPageServer() {
   const server = http.createServer((req, res) => {
     if (req.url === '/article') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><title>乡村振兴观察</title><script>window.evil = 1</script></head><body><nav>首页 | 关于我们</nav><article><h1>乡村振兴观察</h1><p>${filler('乡村', 6)}</p><p>数字乡村建设让农产品通过直播电商走向全国市场。</p></article><footer>版权所有</footer></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>乡村振兴观察</title><script>window.evil = 1</script></head><body><nav>首页 | 关于我们</nav><article><h1>乡村振兴观察</h1><p>${filler('乡村', 6)}</p><p>数字乡村建设让农产品通过直播电商走向全国市场。</p></article><footer>版权所有</footer></body></html>`,
+      );
     } else if (req.url === '/image') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);
@@ -35,7 +47,7 @@ async function startPageServer() {
   return { url: `http://127.0.0.1:${port}`, host: `127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
+describeOnDatabases('knowledge library on %s', (dbKind) => {
   let t: TestApp;
   let page: Awaited<ReturnType<typeof startPageServer>>;
   beforeAll(async () => {
@@ -58,7 +70,7 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
   const parsed = async (token: string, id: number) => {
     const seen: number[] = [];
     // Generous: the suite shares two cores with other suites; a parse is waited for, never assumed done.
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
       const res = await t.call<KnowledgeDoc>('GET', '/knowledge/doc/info', { token, query: { id } });
       expect(res.code).toBe(0);
       seen.push(res.data.progress);
@@ -67,7 +79,8 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     }
     throw new Error('parse did not finish');
   };
-  const search = (token: string, q: string, query: Record<string, string | number> = {}) => t.call<KnowledgeSearchResult>('GET', '/knowledge/search', { token, query: { q, ...query } });
+  const search = (token: string, q: string, query: Record<string, string | number> = {}) =>
+    t.call<KnowledgeSearchResult>('GET', '/knowledge/search', { token, query: { q, ...query } });
   const chunksOf = (docId: number) => t.container.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.docId, docId)).orderBy(knowledgeChunks.seq);
 
   it('needs a session', async () => {
@@ -162,12 +175,23 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     const { tokenValue: token } = await loginByPhone(t);
     const folder = await t.call<KnowledgeFolder>('POST', '/knowledge/folder/create', { token, body: { name: '素材' } });
     expect(folder.code).toBe(0);
-    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: '茶文化简史', heading: HeadingLevel.HEADING_1 }), new Paragraph(`${filler('茶', 3)}普洱茶的发酵工艺决定了它的风味。`)] }] }));
+    const docx = await Packer.toBuffer(
+      new Document({
+        sections: [{ children: [new Paragraph({ text: '茶文化简史', heading: HeadingLevel.HEADING_1 }), new Paragraph(`${filler('茶', 3)}普洱茶的发酵工艺决定了它的风味。`)] }],
+      }),
+    );
     const files: Array<[Buffer, string, string, string]> = [
       [docx, '茶.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', '普洱茶的发酵工艺'],
       [Buffer.from(`# 跑步指南\n\n${filler('跑步', 2)}\n\n## 装备\n\n跑鞋的缓震性能对膝盖保护很重要。`), '跑步.md', 'text/markdown', '跑鞋的缓震性能'],
       [Buffer.from(`\ufeff${filler('咖啡', 2)}手冲咖啡的水温建议在九十度左右。`), '咖啡.txt', 'text/plain', '手冲咖啡的水温'],
-      [Buffer.from(`<html><head><title>摄影</title></head><body><article><h1>摄影技巧</h1><p>${filler('摄影', 3)}</p><p>黄金时刻的侧光让人像更有层次。</p></article></body></html>`), '摄影.html', 'text/html', '黄金时刻的侧光'],
+      [
+        Buffer.from(
+          `<html><head><title>摄影</title></head><body><article><h1>摄影技巧</h1><p>${filler('摄影', 3)}</p><p>黄金时刻的侧光让人像更有层次。</p></article></body></html>`,
+        ),
+        '摄影.html',
+        'text/html',
+        '黄金时刻的侧光',
+      ],
     ];
     const ids: Record<string, number> = {};
     for (const [bytes, name, type, phrase] of files) {
@@ -238,7 +262,21 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
       [Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x00]), 'bin.md', 'text/markdown', ErrorCode.FILE_TYPE_MISMATCH, '文件类型不匹配'],
       [Buffer.alloc(0), 'empty.txt', 'text/plain', ErrorCode.FILE_READ_FAILED, '文件为空'],
       // A zip bomb dressed as docx: 40 MB of zeros in one entry inflates past the office limit (32 MB).
-      [zipSync({ '[Content_Types].xml': new TextEncoder().encode('<Types><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'), 'word/document.xml': new Uint8Array(40 * 1024 * 1024) }, { level: 9 }), 'bomb.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ErrorCode.FILE_TOO_LARGE, '文件解压后过大，已拒绝'],
+      [
+        zipSync(
+          {
+            '[Content_Types].xml': new TextEncoder().encode(
+              '<Types><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+            ),
+            'word/document.xml': new Uint8Array(40 * 1024 * 1024),
+          },
+          { level: 9 },
+        ),
+        'bomb.docx',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        ErrorCode.FILE_TOO_LARGE,
+        '文件解压后过大，已拒绝',
+      ],
       [Buffer.alloc(21 * 1024 * 1024, 0x61), 'big.txt', 'text/plain', ErrorCode.FILE_TOO_LARGE, '请上传20MB以内的文件'],
     ];
     for (const [bytes, name, type, code, msg] of cases) {
@@ -266,7 +304,10 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     expect(q.data).toMatchObject({ isVip: false, docs: 4, maxDocs: 4, maxBytes: 1024 * 1024 });
 
     // VIP: more documents and more space.
-    await t.container.db.update(users).set({ vipType: 'vip', vipExpiredAt: new Date(Date.now() + 86_400_000) }).where(eq(users.id, user.id));
+    await t.container.db
+      .update(users)
+      .set({ vipType: 'vip', vipExpiredAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(users.id, user.id));
     q = await t.call<KnowledgeQuota>('GET', '/knowledge/quota', { token });
     expect(q.data).toMatchObject({ isVip: true, maxDocs: 6, maxBytes: 2 * 1024 * 1024 });
     expect((await upload(token, small(5), 'n5.txt', 'text/plain')).code).toBe(0);
@@ -301,8 +342,14 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     const { tokenValue: token } = await loginByPhone(t);
     const service = t.container.knowledge.service;
     const saved = service.parseLimits;
-    const pdf = chinesePdf([['第一页', filler('期限', 3)], ['第二页', filler('期限', 3)], ['第三页', filler('期限', 3)]]);
-    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: '期限', heading: HeadingLevel.HEADING_1 }), new Paragraph(filler('期限', 3))] }] }));
+    const pdf = chinesePdf([
+      ['第一页', filler('期限', 3)],
+      ['第二页', filler('期限', 3)],
+      ['第三页', filler('期限', 3)],
+    ]);
+    const docx = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph({ text: '期限', heading: HeadingLevel.HEADING_1 }), new Paragraph(filler('期限', 3))] }] }),
+    );
     const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
     try {
       // A deadline no parser can meet stands in for a file that would pin a core.
@@ -389,7 +436,7 @@ describe.each(testDbKinds)('knowledge library on %s', (dbKind) => {
     const [row] = await t.container.db.select().from(knowledgeDocs).where(eq(knowledgeDocs.id, up.data.id));
     const stored = async () => {
       try {
-        for await (const _ of t.container.writing.storage.read(row!.storageKey) as AsyncIterable<Buffer>) return true;
+        for await (const _ of t.container.files.storage.read(row!.storageKey) as AsyncIterable<Buffer>) return true;
         return true;
       } catch {
         return false;

@@ -56,7 +56,14 @@ export function indexTokens(text: string): string {
 
 /** Words of a query: jieba's ordinary cut, so each word is one the passage's search cut also produced. */
 export function queryTokens(q: string): string[] {
-  return [...new Set(seg().cut(q, false).map((w) => w.trim().toLowerCase()).filter((w) => WORDY.test(w)))].slice(0, 32);
+  return [
+    ...new Set(
+      seg()
+        .cut(q, false)
+        .map((w) => w.trim().toLowerCase())
+        .filter((w) => WORDY.test(w)),
+    ),
+  ].slice(0, 32);
 }
 
 /** [start, end) ranges of `tokens` in `text`, merged; matching ignores case. */
@@ -147,7 +154,13 @@ export function chunkPages(pages: PageText[], startSeq = 0, baseOffset = 0, head
 /** Normalises extracted text: line breaks, runs of blank lines and spaces. */
 export function tidy(text: string): string {
   // NUL bytes cannot be stored in PostgreSQL text.
-  return text.replace(/\r\n?/g, '\n').replaceAll('\u0000', '').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replaceAll('\u0000', '')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

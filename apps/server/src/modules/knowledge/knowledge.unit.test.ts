@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Prefix } from '../writing/file.service.js';
+import { utf8Prefix } from '../files/files.service.js';
 import { CHUNK_MAX, chunkPages, highlightRanges, queryTokens } from './knowledge.text.js';
 
 describe('knowledge text helpers', () => {
@@ -32,6 +32,9 @@ describe('knowledge text helpers', () => {
 
   it('query words and their marks', () => {
     expect(queryTokens('新能源汽车的发展')).toEqual(expect.arrayContaining(['新能源', '汽车', '发展']));
-    expect(highlightRanges('新能源汽车发展，发展', ['新能源', '汽车', '发展'])).toEqual([[0, 7], [8, 10]]);
+    expect(highlightRanges('新能源汽车发展，发展', ['新能源', '汽车', '发展'])).toEqual([
+      [0, 7],
+      [8, 10],
+    ]);
   });
 });

@@ -19,9 +19,20 @@ function toUnicodeCMap(): string {
     blocks.push(`${part.length} beginbfrange\n${part.join('\n')}\nendbfrange`);
   }
   return [
-    '/CIDInit /ProcSet findresource begin', '12 dict begin', 'begincmap',
-    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def', '/CMapName /Adobe-Identity-UCS def', '/CMapType 2 def',
-    '1 begincodespacerange', '<0000> <FFFF>', 'endcodespacerange', ...blocks, 'endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end',
+    '/CIDInit /ProcSet findresource begin',
+    '12 dict begin',
+    'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def',
+    '/CMapType 2 def',
+    '1 begincodespacerange',
+    '<0000> <FFFF>',
+    'endcodespacerange',
+    ...blocks,
+    'endcmap',
+    'CMapName currentdict /CMap defineresource pop',
+    'end',
+    'end',
   ].join('\n');
 }
 
@@ -36,8 +47,12 @@ export function chinesePdf(pages: string[][]): Buffer {
   const pagesObj = add('');
   const cmap = toUnicodeCMap();
   const toUnicode = add(`<< /Length ${Buffer.byteLength(cmap)} >>\nstream\n${cmap}\nendstream`);
-  const descriptor = add('<< /Type /FontDescriptor /FontName /Inkstone-Test /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>');
-  const cidFont = add(`<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Inkstone-Test /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${descriptor} 0 R /DW 1000 /CIDToGIDMap /Identity >>`);
+  const descriptor = add(
+    '<< /Type /FontDescriptor /FontName /Inkstone-Test /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>',
+  );
+  const cidFont = add(
+    `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Inkstone-Test /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${descriptor} 0 R /DW 1000 /CIDToGIDMap /Identity >>`,
+  );
   const font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /Inkstone-Test /Encoding /Identity-H /DescendantFonts [${cidFont} 0 R] /ToUnicode ${toUnicode} 0 R >>`);
   const kids: number[] = [];
   for (const lines of pages) {

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, gte, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { noticeReads, notices, users } from '../../db/schema/index.js';
+import { noticeReads, notices, noticeTargets, users } from '../../db/schema/index.js';
 
 export type NoticeRow = typeof notices.$inferSelect;
 
@@ -8,6 +8,7 @@ export interface NoticeView {
   id: number;
   title: string;
   content: string;
+  format: 'text' | 'html';
   type: string;
   publishedAt: Date;
   read: boolean;
@@ -43,10 +44,13 @@ export class NoticeRepo {
    */
   private visibleTo(userId: Bound<number>, now: Bound<Date>): SQL {
     const since = sql`(select ${users.createdAt} - make_interval(days => ${BROADCAST_BACKLOG_DAYS}) from ${users} where ${users.id} = ${userId})`;
-    return and(
-      lte(notices.publishedAt, now),
-      or(eq(notices.userId, userId), and(isNull(notices.userId), gte(notices.publishedAt, since))),
-    )!;
+    // A console broadcast reaches everyone, its listed users, or whoever is a VIP member at `now`.
+    const reaches = or(
+      eq(notices.audience, 'all'),
+      and(eq(notices.audience, 'users'), sql`exists (select 1 from ${noticeTargets} where ${noticeTargets.noticeId} = ${notices.id} and ${noticeTargets.userId} = ${userId})`),
+      and(eq(notices.audience, 'vip'), sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.vipType} = 'vip' and ${users.vipExpiredAt} > ${now})`),
+    );
+    return and(lte(notices.publishedAt, now), isNull(notices.withdrawnAt), or(eq(notices.userId, userId), and(isNull(notices.userId), gte(notices.publishedAt, since), reaches)))!;
   }
 
   private readJoin(userId: Bound<number>) {
@@ -58,6 +62,7 @@ export class NoticeRepo {
       id: notices.id,
       title: notices.title,
       content: notices.content,
+      format: notices.format,
       type: notices.type,
       publishedAt: notices.publishedAt,
       read: sql<boolean>`${noticeReads.noticeId} is not null`,
@@ -92,6 +97,15 @@ export class NoticeRepo {
   async unreadCount(userId: number, now: Date): Promise<number> {
     const [row] = await this.unreadQuery.execute({ userId, now: now.toISOString() });
     return row?.n ?? 0;
+  }
+
+  /** The earliest publish time after `now` of any notice (one published ahead of time), or null. */
+  async nextPublishAfter(now: Date): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ at: sql<string | null>`min(${notices.publishedAt})` })
+      .from(notices)
+      .where(gt(notices.publishedAt, now));
+    return row?.at ? new Date(row.at) : null;
   }
 
   /**
@@ -134,6 +148,71 @@ export class NoticeRepo {
       .from(users)
       .where(and(eq(users.vipType, 'vip'), isNull(users.deletedAt), gt(users.vipExpiredAt, now), lte(users.vipExpiredAt, until)))
       .orderBy(users.id);
+  }
+
+  /** A broadcast and its listed users (console). */
+  async insertBroadcast(values: typeof notices.$inferInsert, userIds: number[], db: DbOrTx = this.db): Promise<NoticeRow> {
+    const [row] = await db.insert(notices).values(values).returning();
+    if (userIds.length) await db.insert(noticeTargets).values(userIds.map((userId) => ({ noticeId: row!.id, userId })));
+    return row!;
+  }
+
+  /** Sets withdrawn_at once; returns the row whether or not it was already withdrawn. */
+  async withdraw(id: number, at: Date, db: DbOrTx = this.db): Promise<NoticeRow | undefined> {
+    await db
+      .update(notices)
+      .set({ withdrawnAt: at })
+      .where(and(eq(notices.id, id), isNull(notices.withdrawnAt)));
+    return this.broadcast(id, db);
+  }
+
+  async broadcast(id: number, db: DbOrTx = this.db): Promise<NoticeRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(notices)
+      .where(and(eq(notices.id, id), isNull(notices.userId)));
+    return row;
+  }
+
+  async existingUsers(ids: number[]): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, ids), isNull(users.deletedAt)));
+    return rows.map((r) => r.id);
+  }
+
+  async targetsOf(ids: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (!ids.length) return out;
+    const rows = await this.db.select().from(noticeTargets).where(inArray(noticeTargets.noticeId, ids)).orderBy(noticeTargets.userId);
+    for (const r of rows) out.set(r.noticeId, [...(out.get(r.noticeId) ?? []), r.userId]);
+    return out;
+  }
+
+  /**
+   * The console's list of broadcasts, newest first, with reads and the size of the audience as of `now`: for 'all'
+   * the live users registered by BROADCAST_BACKLOG_DAYS after it was published, for 'vip' the current members.
+   */
+  async broadcasts(now: Date, offset: number, limit: number, id?: number) {
+    const where = and(isNull(notices.userId), id === undefined ? undefined : eq(notices.id, id));
+    const rows = await this.db
+      .select({
+        row: notices,
+        readCount: sql<number>`(select count(*)::int from ${noticeReads} where ${noticeReads.noticeId} = ${notices.id})`,
+        audienceSize: sql<number>`case ${notices.audience}
+          when 'users' then (select count(*)::int from ${noticeTargets} where ${noticeTargets.noticeId} = ${notices.id})
+          when 'vip' then (select count(*)::int from ${users} where ${users.deletedAt} is null and ${users.vipType} = 'vip' and ${users.vipExpiredAt} > ${now.toISOString()}::timestamptz)
+          else (select count(*)::int from ${users} where ${users.deletedAt} is null and ${users.createdAt} - make_interval(days => ${BROADCAST_BACKLOG_DAYS}) <= ${notices.publishedAt})
+        end`,
+      })
+      .from(notices)
+      .where(where)
+      .orderBy(desc(notices.publishedAt), desc(notices.id))
+      .limit(limit)
+      .offset(offset);
+    const [totalRow] = await this.db.select({ n: count() }).from(notices).where(where);
+    return { rows, total: totalRow?.n ?? 0 };
   }
 
   /** Operators' view: newest first, with how many users have read each. */

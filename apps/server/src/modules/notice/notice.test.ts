@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, type NoticeBubble, type NoticeItem, type NoticePage } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { noticeReads, notices } from '../../db/schema/index.js';
 import { commands } from '../../cli/commands.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
+describeOnDatabases('notice centre on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -21,6 +21,7 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
   beforeEach(async () => {
     await t.container.db.delete(noticeReads);
     await t.container.db.delete(notices);
+    t.container.services.notices.dropCachedCounts();
   });
 
   const publish = (input: { title?: string; content?: string; type?: 'system' | 'activity' | 'update'; userId?: number | null; publishedAt?: Date }) =>
@@ -59,8 +60,8 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     expect(res.code).toBe(0);
     expect(res.data).toEqual({
       records: [
-        { id: mine.id, title: '你的稿件已发布', content: '内容', type: 'update', createdAt: mine.publishedAt.toISOString(), read: false, link: null },
-        { id: old.id, title: '系统维护', content: '今晚 **22:00** 维护', type: 'system', createdAt: old.publishedAt.toISOString(), read: false, link: null },
+        { id: mine.id, title: '你的稿件已发布', content: '内容', format: 'text', type: 'update', createdAt: mine.publishedAt.toISOString(), read: false, link: null },
+        { id: old.id, title: '系统维护', content: '今晚 **22:00** 维护', format: 'text', type: 'system', createdAt: old.publishedAt.toISOString(), read: false, link: null },
       ],
       total: 2,
       pageNum: 1,
@@ -133,7 +134,16 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     const n = await publish({ title: '详情', content: '第一段\n\n第二段', type: 'activity' });
     const res = await t.call<NoticeItem>('GET', '/notice/detail', { token: a.tokenValue, query: { id: n.id } });
     expect(res.code).toBe(0);
-    expect(res.data).toEqual({ id: n.id, title: '详情', content: '第一段\n\n第二段', type: 'activity', createdAt: n.publishedAt.toISOString(), read: false, link: null });
+    expect(res.data).toEqual({
+      id: n.id,
+      title: '详情',
+      content: '第一段\n\n第二段',
+      format: 'text',
+      type: 'activity',
+      createdAt: n.publishedAt.toISOString(),
+      read: false,
+      link: null,
+    });
     expect(await bubble(a.tokenValue)).toBe(1);
     await t.call('POST', '/notice/read', { token: a.tokenValue, query: { id: n.id } });
     expect((await t.call<NoticeItem>('GET', '/notice/detail', { token: a.tokenValue, query: { id: n.id } })).data.read).toBe(true);
@@ -224,7 +234,10 @@ describe.each(testDbKinds)('notice centre on %s', (dbKind) => {
     t.clock.advance(3 * 60 * 60 * 1000);
     expect(await bubble(a.tokenValue)).toBe(1);
     const page = await list(a.tokenValue);
-    expect(page.data.records.map((r) => [r.id, r.read])).toEqual([[scheduled.id, false], [recent.id, true]]);
+    expect(page.data.records.map((r) => [r.id, r.read])).toEqual([
+      [scheduled.id, false],
+      [recent.id, true],
+    ]);
   });
 
   it('publishes and lists through the admin CLI', async () => {

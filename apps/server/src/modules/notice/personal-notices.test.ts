@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { type NoticeItem, type NoticePage, type PayQr } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { users } from '../../db/schema/index.js';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxPaymentGateway } from '../../integrations/payment/sandbox.js';
 
 const DAY = 86_400_000;
 
-describe.each(testDbKinds)('personal notices for payments and membership on %s', (dbKind) => {
+describeOnDatabases('personal notices for payments and membership on %s', (dbKind) => {
   let t: TestApp;
   let sandbox: SandboxPaymentGateway;
   beforeAll(async () => {
@@ -36,7 +36,10 @@ describe.each(testDbKinds)('personal notices for payments and membership on %s',
     const paid = sandbox.pay(qr.data.orderNo);
     if (!paid.ok) throw new Error(paid.reason);
     // The vendor retries, and sends duplicates concurrently; the client's status poll also asks the gateway.
-    const replies = await Promise.all([...Array.from({ length: 20 }, () => notify(paid.notification.body)), t.call('GET', '/vip/pay/order/status', { token, query: { orderNo: qr.data.orderNo } })]);
+    const replies = await Promise.all([
+      ...Array.from({ length: 20 }, () => notify(paid.notification.body)),
+      t.call('GET', '/vip/pay/order/status', { token, query: { orderNo: qr.data.orderNo } }),
+    ]);
     expect(replies.slice(0, 20).every((r) => (r as Response).status === 204)).toBe(true);
     await notify(paid.notification.body);
 
@@ -66,7 +69,11 @@ describe.each(testDbKinds)('personal notices for payments and membership on %s',
     const later = await loginByPhone(t);
     const lapsed = await loginByPhone(t);
     const now = t.clock.now().getTime();
-    const setVip = (id: number, at: number) => t.container.db.update(users).set({ vipType: 'vip', vipExpiredAt: new Date(at) }).where(eq(users.id, id));
+    const setVip = (id: number, at: number) =>
+      t.container.db
+        .update(users)
+        .set({ vipType: 'vip', vipExpiredAt: new Date(at) })
+        .where(eq(users.id, id));
     await setVip(soon.user.id, now + 2 * DAY);
     await setVip(later.user.id, now + 10 * DAY);
     await setVip(lapsed.user.id, now - DAY);

@@ -4,6 +4,7 @@ import { noticeContentMaxLength, noticeTitleMaxLength, type NoticeType } from '@
 import type { DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { NoticeRepo } from './notice.repo.js';
+import type { UnreadCounts } from './unread-cache.js';
 
 /** One event worth telling one user about. */
 export interface PersonalNotice {
@@ -20,10 +21,21 @@ export interface PersonalNotice {
 /** How other modules hand an event to the notice centre without knowing its tables. */
 export type Notify = (n: PersonalNotice, db?: DbOrTx) => Promise<void>;
 
+/** When a notice written in a caller's transaction is announced again (see PersonalNotices.changed). */
+const AFTER_COMMIT_RETRY_MS = [100, 1_000, 5_000];
+
 /** Remind this long before a membership ends. */
 export const VIP_REMINDER_WINDOW_MS = 3 * 24 * 3600_000;
 
-const cnTime = new Intl.DateTimeFormat('zh-CN', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
+const cnTime = new Intl.DateTimeFormat('zh-CN', {
+  timeZone: 'Asia/Shanghai',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 /** Users are in China: dates in notices are China time, e.g. 2026/11/25 10:00. */
 export const formatChinaTime = (d: Date) => cnTime.format(d);
 
@@ -38,7 +50,20 @@ export class PersonalNotices {
     private readonly repo: NoticeRepo,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly unread: UnreadCounts,
   ) {}
+
+  /**
+   * The user's bubble count changed. Written inside a caller's transaction, the row is not visible to other connections
+   * until that commits, and a bubble read meanwhile would cache the old count: the invalidation is sent now and again
+   * once the transaction has had time to commit (these transactions are a few statements long).
+   */
+  private changed(userId: number, inCallerTransaction: boolean) {
+    this.unread.userChanged(userId);
+    if (inCallerTransaction) {
+      for (const ms of AFTER_COMMIT_RETRY_MS) setTimeout(() => this.unread.userChanged(userId), ms).unref();
+    }
+  }
 
   /** Writes the notice unless this event was already reported; true when it was written now. */
   async send(n: PersonalNotice, db?: DbOrTx): Promise<boolean> {
@@ -58,6 +83,7 @@ export class PersonalNotices {
       ],
       db,
     );
+    if (rows.length > 0) this.changed(n.userId, db !== undefined);
     return rows.length > 0;
   }
 
@@ -73,7 +99,10 @@ export class PersonalNotices {
 
   /** Payment settled: in the settling transaction, so a paid order and its notice commit together. */
   async orderPaid(order: { orderNo: string; userId: number; kind: 'vip' | 'bundle'; item: { name: string; points: number; durationDays: number } }, db: DbOrTx): Promise<void> {
-    const gains = [order.kind === 'vip' && order.item.durationDays > 0 ? `会员时长增加${order.item.durationDays}天` : '', order.item.points > 0 ? `获得${order.item.points}积分` : '']
+    const gains = [
+      order.kind === 'vip' && order.item.durationDays > 0 ? `会员时长增加${order.item.durationDays}天` : '',
+      order.item.points > 0 ? `获得${order.item.points}积分` : '',
+    ]
       .filter(Boolean)
       .join('，');
     await this.send(
@@ -107,6 +136,7 @@ export class PersonalNotices {
         publishedAt: now,
       })),
     );
+    for (const row of written) this.changed(row.userId!, false);
     return written.length;
   }
 

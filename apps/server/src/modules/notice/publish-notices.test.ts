@@ -3,13 +3,13 @@ import { eq } from 'drizzle-orm';
 import { ErrorCode, type NoticeItem, type NoticePage, type PlatformAccount, type PublishArticleReply, type PublishRecordPage } from '@inkstone/shared';
 import type { TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { publishJobs } from '../../db/schema/index.js';
 import { PNG_DATA_URL, allFinished, bindSandboxAccount, publishApi, sandboxControl, sandboxNotes, startPublishApp, waitForPublish } from '../../test/publish-helpers.js';
 
 const content = (title: string) => ({ title, body: '<p>春天的西湖很美，推荐大家去看看。</p>', images: [PNG_DATA_URL], topics: ['旅行'] });
 
-describe.each(testDbKinds)('publishing leaves personal notices and a server-side history on %s', (dbKind) => {
+describeOnDatabases('publishing leaves personal notices and a server-side history on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   let otherToken: string;
@@ -90,7 +90,11 @@ describe.each(testDbKinds)('publishing leaves personal notices and a server-side
   it('a new purchase/contact comment becomes one 评论 notice per comment, never repeated by later syncs', async () => {
     const [note] = (await sandboxNotes(t)).filter((n) => n.title === '通知测试成功');
     const comment = (text: string) =>
-      fetch(`${t.url}/sandbox-platform/api/notes/${note!.id}/comments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ author: '小鹿', content: text }) });
+      fetch(`${t.url}/sandbox-platform/api/notes/${note!.id}/comments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ author: '小鹿', content: text }),
+      });
     await comment('这个多少钱？求链接');
     await comment('拍得真好看');
     await t.container.publishing.engagement.sync(a.id);

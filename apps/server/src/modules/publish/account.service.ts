@@ -1,26 +1,18 @@
-import {
-  ErrorCode,
-  type ConnectionState,
-  type LoginConnectBody,
-  type LoginConnectReply,
-  type LoginConnection,
-  type LoginCookieReply,
-  type LoginScanReply,
-  type PlatformAccount,
-  type UnreadCountsReply,
-} from '@inkstone/shared';
+import { ErrorCode, type PlatformAccount, type PublishData, type UnreadCountsReply } from '@inkstone/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { appError } from '../../http/errors.js';
+import { AppError, appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
-import { randomToken } from '../../security/hashing.js';
 import { decryptSecret, encryptSecret } from '../../security/encryption.js';
 import type { PlatformRegistry } from '../../integrations/platforms/index.js';
 import { CaptchaError, PlatformError, SessionExpiredError, type PlatformAdapter, type SessionBlob } from '../../integrations/platforms/types.js';
 import type { Notify } from '../notice/personal-notices.js';
-import type { AccountRow, LoginRow, PublishRepo } from './publish.repo.js';
+import { JobTimeoutError, type JobQueue } from '../../jobs/types.js';
+import type { AccountRow, PublishRepo } from './publish.repo.js';
+import type { InvalidatingCache } from '../../cache/invalidating-cache.js';
 
 /** Network-level failures (DNS, refused, reset, timed out) as the browser or fetch reports them, through `cause`. */
-const UNREACHABLE = /net::ERR_(NAME_NOT_RESOLVED|CONNECTION_|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|TIMED_OUT|PROXY_|TUNNEL_)|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|fetch failed|网络异常|页面响应超时/;
+const UNREACHABLE =
+  /net::ERR_(NAME_NOT_RESOLVED|CONNECTION_|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|TIMED_OUT|PROXY_|TUNNEL_)|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|fetch failed|网络异常|页面响应超时/;
 function isUnreachable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
     if (e instanceof Error && UNREACHABLE.test(`${e.message} ${(e as { code?: string }).code ?? ''}`)) return true;
@@ -28,19 +20,47 @@ function isUnreachable(err: unknown): boolean {
   return false;
 }
 
-/** A captured session must be bound within this long. */
-const BIND_WINDOW_MS = 30 * 60_000;
 const EMPTY_UNREAD = { unread_count: 0, likes: 0, connections: 0, mentions: 0 };
 
-interface LoginBlob {
-  state: string;
-  qrImage: string | null;
-  scanUrl: string | null;
+/** A session check asked of a publisher (request/reply), for processes that must not start Chromium. */
+export const SESSION_CHECK_JOB = 'publish.session-check';
+/** How long a web process waits for a publisher's answer. */
+const RELAY_WAIT_MS = 30_000;
+
+/**
+ * Set where browser work must go to a publisher through the queue (a process without the publisher role, or any
+ * process when several share Redis): a browser login's live page is then held by the publisher that opened it,
+ * which writes every step to the login row, so any web process can answer the client (no sticky sessions).
+ */
+export interface PublisherRelay {
+  jobs: JobQueue;
+  publisherHere: boolean;
+}
+
+/** What a publish job needs of its account, handed over once: the row, its platform, its session and how to update them. */
+export interface PublishTarget {
+  account: AccountRow;
+  /** The platform; PLATFORM_UNSUPPORTED once it is no longer enabled. */
+  adapter(): PlatformAdapter;
+  /** The opened session; SessionExpiredError when the account keeps none. */
+  session(): SessionBlob;
+  /** The session sealed for storage (a platform that refreshed it during the publish). */
+  seal(session: SessionBlob): string;
+  /** Marks the account for re-login and tells the user, once. */
+  expire(reason: string): Promise<void>;
+}
+
+interface SessionCheckReply {
+  category: 'sessionCheck';
+  accountId: number;
+  valid: boolean;
+  status: 'active' | 'expired';
+  statusReason: string | null;
 }
 
 /**
- * Binding platform accounts by QR (or API credentials), the account list, and the session each
- * account keeps encrypted. Sessions never leave the server.
+ * Bound platform accounts: the list, pinning, unbinding, their state (session checks, expiry) and the session each
+ * keeps encrypted (BindingService creates them). Sessions never leave the server.
  */
 export class AccountService {
   constructor(
@@ -50,8 +70,27 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly notify: Notify,
-    private readonly onBound: (accountId: number) => Promise<void> = async () => undefined,
+    private readonly relay: PublisherRelay | null = null,
+    /** The poll's view of each account, kept in process and dropped on every write to the account (any process). */
+    private readonly unreadCache: InvalidatingCache<number, { userId: number | null; unread: UnreadCountsReply | null }> | null = null,
   ) {}
+
+  private relayed(adapter: PlatformAdapter): boolean {
+    return this.relay !== null && adapter.usesBrowser === true;
+  }
+
+  /** Publisher role: the session check other processes send here. */
+  registerJobs(jobs: JobQueue): void {
+    jobs.register<{ userId: number; accountId: number }>(SESSION_CHECK_JOB, async (p) => {
+      try {
+        return { reply: await this.sessionCheck(p.userId, p.accountId) };
+      } catch (err) {
+        // The asking process re-raises the same envelope code and message.
+        if (err instanceof AppError) return { error: { code: err.code, msg: err.message } };
+        throw err;
+      }
+    });
+  }
 
   /** The platform's Chinese name (the id when the platform is no longer enabled). */
   adapterLabel(platform: string): string {
@@ -72,158 +111,6 @@ export class AccountService {
     if (!account.sessionEnc) throw new SessionExpiredError('账号未保存登录信息，请重新绑定');
     return decryptSecret(this.key, account.sessionEnc);
   }
-  private openLogin(row: LoginRow): LoginBlob {
-    return JSON.parse(decryptSecret(this.key, row.loginEnc!)) as LoginBlob;
-  }
-
-  // --- binding ---
-  async connect(userId: number, body: LoginConnectBody): Promise<LoginConnectReply> {
-    const adapter = this.adapter(body.platform);
-    const id = randomToken(18);
-    let start;
-    try {
-      start = await adapter.startLogin(id, { appId: body.appId, appSecret: body.appSecret });
-    } catch (err) {
-      if (err instanceof PlatformError && !err.transient) throw appError(ErrorCode.PLATFORM_BIND_FAILED, err.message);
-      throw this.platformFailure(err, '获取登录二维码失败', adapter.id);
-    }
-    const scanUrl = (JSON.parse(start.state) as { scanUrl?: string }).scanUrl ?? null;
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + start.expiresInMs);
-    const state: ConnectionState = start.qrImage ? 'waiting' : 'confirmed';
-    const blob: LoginBlob = { state: start.state, qrImage: start.qrImage, scanUrl };
-    await this.repo.insertLogin({ id, userId, platform: adapter.id, state, loginEnc: encryptSecret(this.key, JSON.stringify(blob)), createdAt: now, expiresAt });
-    return { connectionId: id, platform: adapter.id, state, qrImage: start.qrImage, expiresAt: expiresAt.toISOString() };
-  }
-
-  private async ownLogin(userId: number, id: string): Promise<LoginRow> {
-    const row = await this.repo.login(id);
-    if (!row || row.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '登录连接不存在');
-    return row;
-  }
-
-  /** Moves a waiting login forward by asking the platform; expires it when its time is up. */
-  private async refresh(row: LoginRow): Promise<LoginRow> {
-    if (!['waiting', 'scanned'].includes(row.state)) return row;
-    const adapter = this.adapter(row.platform);
-    const blob = this.openLogin(row);
-    if (row.expiresAt <= this.clock.now()) {
-      await adapter.cancelLogin(blob.state);
-      await this.repo.updateLogin(row.id, { state: 'expired' });
-      return { ...row, state: 'expired' };
-    }
-    let next: ConnectionState;
-    try {
-      const polled = await adapter.pollLogin(blob.state);
-      next = polled.scanState;
-    } catch (err) {
-      this.log.warn({ err, platform: row.platform }, 'login poll failed');
-      return row;
-    }
-    if (next !== row.state) await this.repo.updateLogin(row.id, { state: next });
-    return { ...row, state: next };
-  }
-
-  private view(row: LoginRow): LoginConnection {
-    return {
-      connectionId: row.id,
-      platform: row.platform,
-      state: row.state as ConnectionState,
-      accountName: row.profile?.accountName ?? null,
-      avatar: row.profile?.avatar ?? null,
-      accountId: row.accountId ?? null,
-      error: row.error,
-      expiresAt: row.expiresAt.toISOString(),
-    };
-  }
-
-  async connection(userId: number, id: string): Promise<LoginConnection> {
-    return this.view(await this.refresh(await this.ownLogin(userId, id)));
-  }
-
-  async scan(userId: number, id: string): Promise<LoginScanReply> {
-    const row = await this.refresh(await this.ownLogin(userId, id));
-    const blob = row.loginEnc ? this.openLogin(row) : null;
-    const live = ['waiting', 'scanned'].includes(row.state);
-    return { connectionId: row.id, qrImage: live ? (blob?.qrImage ?? null) : null, scanState: row.state as ConnectionState, scanUrl: live ? (blob?.scanUrl ?? null) : null };
-  }
-
-  /** Captures the session once the phone confirmed; stores it encrypted. Idempotent. */
-  async complete(userId: number, id: string): Promise<LoginCookieReply> {
-    let row = await this.refresh(await this.ownLogin(userId, id));
-    if (row.state === 'expired') throw appError(ErrorCode.PLATFORM_LOGIN_EXPIRED);
-    if (row.state === 'failed') throw appError(ErrorCode.PLATFORM_BIND_FAILED, row.error ?? undefined);
-    if (row.state === 'waiting' || row.state === 'scanned') throw appError(ErrorCode.PLATFORM_NOT_CONFIRMED);
-    if (row.state === 'confirmed') {
-      const adapter = this.adapter(row.platform);
-      try {
-        const { session, profile } = await adapter.completeLogin(this.openLogin(row).state);
-        const patch = {
-          state: 'completed',
-          sessionEnc: encryptSecret(this.key, session),
-          profile: { platformUserId: profile.platformUserId, accountName: profile.accountName, avatar: profile.avatar, followerCount: profile.followerCount, noteCount: profile.noteCount },
-          // The captured session waits for the bind call this long.
-          expiresAt: new Date(this.clock.now().getTime() + BIND_WINDOW_MS),
-        };
-        await this.repo.updateLogin(row.id, patch);
-        row = { ...row, ...patch };
-      } catch (err) {
-        const message = err instanceof PlatformError ? err.message : '读取登录信息失败';
-        this.log.warn({ err, platform: row.platform }, 'login completion failed');
-        await this.repo.updateLogin(row.id, { state: 'failed', error: message });
-        throw appError(ErrorCode.PLATFORM_BIND_FAILED, message);
-      }
-    }
-    return { connectionId: row.id, platform: row.platform, state: row.state as ConnectionState, accountName: row.profile!.accountName, avatar: row.profile!.avatar };
-  }
-
-  async bind(userId: number, connectionId: string): Promise<PlatformAccount> {
-    const row = await this.ownLogin(userId, connectionId).catch(() => null);
-    if (!row) throw appError(ErrorCode.PLATFORM_BIND_FAILED, '登录连接不存在');
-    if (row.state === 'bound' && row.accountId) {
-      const acct = await this.repo.account(row.accountId);
-      if (acct) return this.toRecord(acct);
-    }
-    if (row.state !== 'completed' || !row.sessionEnc || !row.profile) throw appError(ErrorCode.PLATFORM_BIND_FAILED, '请先完成扫码登录');
-    if (row.expiresAt <= this.clock.now()) throw appError(ErrorCode.PLATFORM_BIND_FAILED, '登录信息已过期，请重新扫码');
-    const session = decryptSecret(this.key, row.sessionEnc);
-    const p = row.profile;
-    const now = this.clock.now();
-    const fields = {
-      accountName: p.accountName,
-      avatar: p.avatar,
-      status: 'active',
-      statusReason: null,
-      sessionEnc: this.sealSession(userId, session),
-      followerCount: p.followerCount ?? 0,
-      noteCount: p.noteCount ?? 0,
-      updatedAt: now,
-    };
-    const existing = await this.repo.liveAccount(userId, row.platform, p.platformUserId);
-    const account = existing
-      ? (await this.repo.updateAccount(existing.id, fields))!
-      : await this.repo.insertAccount({ userId, platform: row.platform, platformUserId: p.platformUserId, createdAt: now, ...fields });
-    // The session now lives on the account only.
-    await this.repo.updateLogin(row.id, { state: 'bound', accountId: account.id, sessionEnc: null, loginEnc: null });
-    await this.onBound(account.id).catch((err: unknown) => this.log.warn({ err }, 'post-bind sync not queued'));
-    return this.toRecord(account);
-  }
-
-  async release(userId: number, target: { connectionId?: string; accountId?: number }): Promise<boolean> {
-    let released = false;
-    if (target.connectionId) {
-      const row = await this.ownLogin(userId, target.connectionId);
-      if (row.loginEnc) await this.adapter(row.platform).cancelLogin(this.openLogin(row).state);
-      if (['waiting', 'scanned', 'confirmed'].includes(row.state)) await this.repo.updateLogin(row.id, { state: 'expired' });
-      released = true;
-    }
-    if (target.accountId) {
-      const acct = await this.ownAccount(userId, target.accountId);
-      released = (await this.adapter(acct.platform).releaseAccount?.(String(acct.id))) ?? false;
-    }
-    return released;
-  }
-
   /** Pinned accounts sort first in every list. */
   async setTop(userId: number, accountId: number, top: boolean): Promise<PlatformAccount> {
     const acct = await this.ownAccount(userId, accountId);
@@ -238,6 +125,19 @@ export class AccountService {
   }
 
   // --- accounts ---
+  /** A publish job's account with its platform and session, in one call; undefined once the account is gone. */
+  async forPublish(accountId: number): Promise<PublishTarget | undefined> {
+    const account = await this.repo.account(accountId);
+    if (!account) return undefined;
+    return {
+      account,
+      adapter: () => this.adapter(account.platform),
+      session: () => this.openSession(account),
+      seal: (session) => this.sealSession(account.userId, session),
+      expire: (reason) => this.markExpired(account, reason),
+    };
+  }
+
   async ownAccount(userId: number, accountId: number): Promise<AccountRow> {
     const acct = await this.repo.account(accountId);
     if (!acct || acct.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '账号不存在或已解绑');
@@ -269,6 +169,19 @@ export class AccountService {
     return { records: rows.map((r) => this.toRecord(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
+  /** The data area's figures for the spec's publishData (set once by the container; none collected without it). */
+  private publishData: (userId: number) => Promise<PublishData> = async () => ({
+    articleCount: 0,
+    articleIncrease: 0,
+    readCount: 0,
+    readIncrease: 0,
+    followCount: 0,
+    followIncrease: 0,
+  });
+  usePublishData(source: (userId: number) => Promise<PublishData>) {
+    this.publishData = source;
+  }
+
   async count(userId: number) {
     const rows = await this.repo.countAccounts(userId);
     const byPlatform: Record<string, number> = {};
@@ -279,12 +192,17 @@ export class AccountService {
       if (r.status === 'expired') expired += r.n;
       else active += r.n;
     }
-    return { total: active + expired, active, expired, byPlatform };
+    return { total: active + expired, active, expired, byPlatform, publishData: await this.publishData(userId) };
   }
 
   /** Stored counts (refreshed by the engagement job); cheap enough for the 15 s polling. */
   async unread(userId: number, accountId: number): Promise<UnreadCountsReply> {
-    const acct = await this.ownAccount(userId, accountId);
+    const load = async () => {
+      const row = await this.repo.accountUnread(accountId);
+      return { userId: row?.userId ?? null, unread: row?.unread ?? null };
+    };
+    const acct = this.unreadCache ? await this.unreadCache.get(accountId, load) : await load();
+    if (acct.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '账号不存在或已解绑');
     return acct.unread ?? EMPTY_UNREAD;
   }
 
@@ -305,9 +223,11 @@ export class AccountService {
     });
   }
 
-  async sessionCheck(userId: number, accountId: number) {
+  async sessionCheck(userId: number, accountId: number): Promise<SessionCheckReply> {
     const acct = await this.ownAccount(userId, accountId);
     const adapter = this.adapter(acct.platform);
+    // A publisher checks itself (it is also the one answering the others).
+    if (this.relayed(adapter) && !this.relay!.publisherHere) return this.sessionCheckRelayed(userId, accountId);
     try {
       const profile = await adapter.checkSession(String(acct.id), this.openSession(acct));
       const updated = await this.repo.updateAccount(acct.id, {
@@ -329,6 +249,18 @@ export class AccountService {
     }
   }
 
+  private async sessionCheckRelayed(userId: number, accountId: number): Promise<SessionCheckReply> {
+    let answer: { reply?: SessionCheckReply; error?: { code: number; msg: string } };
+    try {
+      answer = await this.relay!.jobs.call(SESSION_CHECK_JOB, { userId, accountId }, RELAY_WAIT_MS);
+    } catch (err) {
+      this.log.warn({ err }, 'relayed session check failed');
+      throw appError(ErrorCode.PLATFORM_FAILED, err instanceof JobTimeoutError ? '发布服务繁忙，请稍后重试' : '检查登录状态失败');
+    }
+    if (answer.error) throw appError(answer.error.code, answer.error.msg);
+    return answer.reply!;
+  }
+
   async searchTopics(userId: number, accountId: number, keyword: string) {
     const acct = await this.ownAccount(userId, accountId);
     try {
@@ -346,7 +278,7 @@ export class AccountService {
       const acct = await this.ownAccount(userId, q.accountId);
       list = list.filter((a) => a.id === acct.platform);
     } else if (q.platform) list = list.filter((a) => a.id === q.platform);
-    return { category: 'config' as const, platforms: list.map((a) => ({ platform: a.id, platformName: a.label, sandbox: a.sandbox, limits: a.limits })) };
+    return { category: 'config' as const, platforms: list.map((a) => ({ platform: a.id, platformName: a.label, sandbox: a.sandbox, login: a.login, limits: a.limits })) };
   }
 
   platformFailure(err: unknown, what: string, platform?: string) {
@@ -357,7 +289,10 @@ export class AccountService {
     // "Try again later" misleads when this server simply cannot reach the site: say so, and what an operator checks.
     if (isUnreachable(err)) {
       const label = platform ? (this.platforms.get(platform)?.label ?? platform) : '平台';
-      return appError(ErrorCode.PLATFORM_FAILED, `${what}：服务器无法连接${label}（网络不通或访问超时）。请联系管理员在服务器上检查：能否访问${label}网站、是否需要配置代理（HTTP_PROXY/HTTPS_PROXY）、DNS 能否解析其域名、防火墙是否放行`);
+      return appError(
+        ErrorCode.PLATFORM_FAILED,
+        `${what}：服务器无法连接${label}（网络不通或访问超时）。请联系管理员在服务器上检查：能否访问${label}网站、是否需要配置代理（HTTP_PROXY/HTTPS_PROXY）、DNS 能否解析其域名、防火墙是否放行`,
+      );
     }
     return appError(ErrorCode.PLATFORM_FAILED);
   }

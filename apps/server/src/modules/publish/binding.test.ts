@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type LoginConnectReply, type LoginScanReply, type PlatformAccount } from '@inkstone/shared';
 import type { TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { bindSandboxAccount, publishApi, startPublishApp } from '../../test/publish-helpers.js';
 import { platformAccounts } from '../../db/schema/index.js';
 import { decryptSecret } from '../../security/encryption.js';
 
-describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
+describeOnDatabases('binding sandbox accounts by QR on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   const replies: string[] = [];
@@ -50,11 +50,20 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     const account = record(await bindSandboxAccount(t, token, '沙箱小红薯'));
     expect(account).toMatchObject({ platform: 'sandbox', sandbox: true, accountName: '沙箱小红薯', status: 'active', cookies: '[]' });
 
-    const list = record(await t.call<{ records: PlatformAccount[]; total: number }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 200, platform: 'sandbox' } }));
+    const list = record(
+      await t.call<{ records: PlatformAccount[]; total: number }>('GET', '/publish/account/list/v3', { token, query: { pageNum: 1, pageSize: 200, platform: 'sandbox' } }),
+    );
     expect(list.data.total).toBe(1);
     expect(list.data.records[0]).toMatchObject({ id: account.id, cookies: '[]', top: false });
     const count = record(await t.call('GET', '/publish/account/count/v3', { token }));
-    expect(count.data).toEqual({ total: 1, active: 1, expired: 0, byPlatform: { sandbox: 1 } });
+    // publishData (the global store's) is zero until the data area's first snapshot.
+    expect(count.data).toEqual({
+      total: 1,
+      active: 1,
+      expired: 0,
+      byPlatform: { sandbox: 1 },
+      publishData: { articleCount: 0, articleIncrease: 0, readCount: 0, readIncrease: 0, followCount: 0, followIncrease: 0 },
+    });
     const unread = record(await t.call('GET', '/publish/account/unread', { token, query: { accountId: account.id } }));
     expect(unread.data).toEqual({ unread_count: 0, likes: 0, connections: 0, mentions: 0 });
 
@@ -86,7 +95,10 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     await t.call('POST', `${viaLocalhost}/publish-api/chrome/connection/release`, { token, body: { connectionId: conn.data.connectionId } });
 
     await bindSandboxAccount(t, token, '本机头像');
-    const list = await t.call<{ records: PlatformAccount[] }>('GET', `${viaLocalhost}/api/publish/account/list/v3`, { token, query: { pageNum: 1, pageSize: 200, platform: 'sandbox' } });
+    const list = await t.call<{ records: PlatformAccount[] }>('GET', `${viaLocalhost}/api/publish/account/list/v3`, {
+      token,
+      query: { pageNum: 1, pageSize: 200, platform: 'sandbox' },
+    });
     const avatar = list.data.records.find((r) => r.accountName === '本机头像')!.avatar!;
     expect(avatar).toMatch(/^\/sandbox-platform\/avatar\/sbx\w+\.svg$/);
     // Resolved by the browser against the page's origin: same origin, so the CSP's img-src 'self' allows it.
@@ -102,8 +114,14 @@ describe.each(testDbKinds)('binding sandbox accounts by QR on %s', (dbKind) => {
     const accountId = list.data.records[0]!.id;
     const check = await t.call('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'sessionCheck', accountId } });
     expect(check.data).toMatchObject({ valid: true, status: 'active' });
-    const config = await t.call<{ platforms: Array<{ platform: string; limits: { titleMax: number } }> }>('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'config' } });
+    const config = await t.call<{ platforms: Array<{ platform: string; login: string; limits: { titleMax: number } }> }>('POST', publishApi(t, '/publish/passthrough'), {
+      token,
+      body: { category: 'config' },
+    });
     expect(config.data.platforms[0]).toMatchObject({ platform: 'sandbox', limits: { titleMax: 20 } });
+    // The web's platform list and binding dialog come from here: each platform says how it logs in.
+    const logins = Object.fromEntries(config.data.platforms.map((p) => [p.platform, p.login]));
+    expect(logins).toEqual({ sandbox: 'qr' });
     const search = await t.call<{ topics: string[] }>('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'search', accountId, keyword: '旅行' } });
     expect(search.data.topics).toContain('旅行');
     const other = await loginByPhone(t);
@@ -151,6 +169,15 @@ describe('binding and publishing a WeChat Official Account through the same endp
     const t = await startPublishApp('pglite', { PUBLISH_PLATFORMS: 'sandbox,wechat_mp', WECHAT_API_BASE: standin.url });
     try {
       const { tokenValue: token } = await loginByPhone(t);
+      // The binding dialog asks for AppID/AppSecret instead of showing a QR because the server says so.
+      const config = await t.call<{ platforms: Array<{ platform: string; login: string }> }>('POST', publishApi(t, '/publish/passthrough'), {
+        token,
+        body: { category: 'config' },
+      });
+      expect(config.data.platforms.map((p) => [p.platform, p.login])).toEqual([
+        ['sandbox', 'qr'],
+        ['wechat_mp', 'credentials'],
+      ]);
       const bad = await t.call('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'wechat_mp', appId: creds.appId, appSecret: 'wrong' } });
       expect(bad.code).toBe(ErrorCode.PLATFORM_BIND_FAILED);
       const conn = await t.call<LoginConnectReply>('POST', publishApi(t, '/chrome/login/connect'), { token, body: { platform: 'wechat_mp', ...creds } });
@@ -162,7 +189,10 @@ describe('binding and publishing a WeChat Official Account through the same endp
       expect(JSON.stringify(account)).not.toContain(creds.appSecret);
       const res = await t.call<{ publishId: string }>('POST', publishApi(t, '/publish/article'), {
         token,
-        body: { accountIds: [account.data.id], content: { title: '公众号文章标题', body: '<p>正文</p><script>alert(1)</script>', images: [PNG_DATA_URL, PNG_DATA_URL], topics: ['读书'] } },
+        body: {
+          accountIds: [account.data.id],
+          content: { title: '公众号文章标题', body: '<p>正文</p><script>alert(1)</script>', images: [PNG_DATA_URL, PNG_DATA_URL], topics: ['读书'] },
+        },
       });
       expect(res.code).toBe(0);
       const done = await waitForPublish(t, token, res.data.publishId, allFinished);

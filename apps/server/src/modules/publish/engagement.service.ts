@@ -21,7 +21,6 @@ const intentWords: Record<string, string> = { purchase: '购买', contact: '联�
  * stored, so the shell's 15 s polling reads the database only.
  */
 export class EngagementService {
-
   constructor(
     private readonly repo: PublishRepo,
     private readonly accounts: AccountService,
@@ -96,7 +95,14 @@ export class EngagementService {
     const where = `${this.accounts.adapterLabel(account.platform)}账号「${account.accountName}」`;
     if (hits.length > INTENT_NOTICE_BURST) {
       const last = hits.reduce((m, c) => Math.max(m, c.id), 0);
-      await this.notify({ userId: account.userId, key: `intent-comments:${account.id}:${last}`, type: 'comment', title: `${hits.length}条新的意向评论`, content: `${where}收到${hits.length}条有购买或联系意向的评论，去运营看板查看并回复。`, link });
+      await this.notify({
+        userId: account.userId,
+        key: `intent-comments:${account.id}:${last}`,
+        type: 'comment',
+        title: `${hits.length}条新的意向评论`,
+        content: `${where}收到${hits.length}条有购买或联系意向的评论，去运营看板查看并回复。`,
+        link,
+      });
       return;
     }
     for (const c of hits) {

@@ -2,7 +2,27 @@ import AhoCorasick from 'modern-ahocorasick';
 
 /** Purchase and contact intent in comments: a keyword lexicon matched with Aho–Corasick. */
 export const intentLexicon: Record<'purchase' | 'contact', string[]> = {
-  purchase: ['怎么买', '哪里买', '在哪买', '哪买', '多少钱', '价格', '什么价', '链接', '求链接', '有链接', '购买', '下单', '怎么卖', '有卖吗', '同款', '求购', '团购', '拍了', '想买'],
+  purchase: [
+    '怎么买',
+    '哪里买',
+    '在哪买',
+    '哪买',
+    '多少钱',
+    '价格',
+    '什么价',
+    '链接',
+    '求链接',
+    '有链接',
+    '购买',
+    '下单',
+    '怎么卖',
+    '有卖吗',
+    '同款',
+    '求购',
+    '团购',
+    '拍了',
+    '想买',
+  ],
   contact: ['私信', '私我', '联系方式', '怎么联系', '微信', '加v', '加微', 'vx', 'wx', '加个好友', '电话', '滴滴', '留个联系'],
 };
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorCode, TOKEN_NAME, type Envelope, type PlatformAccount, type PublishArticleReply } from '@inkstone/shared';
 import type { TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { allFinished, bindSandboxAccount, publishApi, startPublishApp, waitForPublish } from '../../test/publish-helpers.js';
 
 // The uploaded picture (a GIF) differs from the remote one (a PNG), so digests on the sandbox site tell them apart.
@@ -13,7 +13,11 @@ const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA
 const REMOTE_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-interface SiteNote { title: string; images: number; imageSha256?: string[] }
+interface SiteNote {
+  title: string;
+  images: number;
+  imageSha256?: string[];
+}
 
 /** A loopback server that records every request: the inward service, or a stand-in for a public image host. */
 async function server(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
@@ -24,10 +28,19 @@ async function server(handler: (req: http.IncomingMessage, res: http.ServerRespo
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as AddressInfo).port;
-  return { hits, port, url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+  return {
+    hits,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
 }
 
-describe.each(testDbKinds)('publishing images on %s', (dbKind) => {
+describeOnDatabases('publishing images on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   let account: PlatformAccount;
@@ -107,7 +120,13 @@ describe.each(testDbKinds)('publishing images on %s', (dbKind) => {
   });
 
   it('refuses inner addresses before queueing and never connects to them', async () => {
-    for (const src of [`${inward.url}/x.png`, `http://localhost:${inward.port}/x.png`, 'http://169.254.169.254/latest/meta-data/', `http://[::1]:${inward.port}/x.png`, 'file:///etc/passwd']) {
+    for (const src of [
+      `${inward.url}/x.png`,
+      `http://localhost:${inward.port}/x.png`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://[::1]:${inward.port}/x.png`,
+      'file:///etc/passwd',
+    ]) {
       const res = await publish({ accountIds: [account.id], content: { title: '内网图片', body: '<p>正文</p>', images: [src], topics: [] } });
       expect(res.code, src).toBe(ErrorCode.VALIDATION);
       expect(res.msg).toMatch(/^images：第1张图片地址(指向内网地址|只支持 http 或 https)，已拒绝$/);

@@ -1,10 +1,14 @@
 import path from 'node:path';
+import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { Notify } from '../notice/personal-notices.js';
+import type { UnreadCountsReply } from '@inkstone/shared';
+import type { InvalidationBus } from '../../cache/bus.js';
+import { InvalidatingCache } from '../../cache/invalidating-cache.js';
 import { BrowserPool } from '../../browser/pool.js';
 import { createPlatforms } from '../../integrations/platforms/index.js';
 import { ImageLoader } from '../../integrations/platforms/images.js';
@@ -12,6 +16,7 @@ import type { SafeFetcher } from '../../integrations/fetch/types.js';
 import type { Storage } from '../../integrations/storage/types.js';
 import { SandboxSite } from '../../integrations/platforms/sandbox-site.js';
 import { AccountService } from './account.service.js';
+import { BindingService } from './binding.service.js';
 import { EngagementService } from './engagement.service.js';
 import { PublishRepo } from './publish.repo.js';
 import { PublishService } from './publish.service.js';
@@ -32,34 +37,62 @@ export interface PublishingDeps {
   fetcher: SafeFetcher;
   /** Personal notices (publish outcome, new intent comments, a lapsed platform login). */
   notify: Notify;
+  /** Carries account writes to every process's cached unread counts; without it the poll reads the database. */
+  cacheBus?: InvalidationBus;
 }
 
 /** Wires the publishing area: browser pool, platforms (with the embedded sandbox site), services and jobs. */
 export function createPublishing(config: Config, deps: PublishingDeps) {
-  const runtime = { sandboxBaseUrl: config.SANDBOX_PLATFORM_URL ?? null as string | null };
+  const runtime = { sandboxBaseUrl: config.SANDBOX_PLATFORM_URL ?? (null as string | null) };
   const pool = new BrowserPool({
     executablePath: config.CHROMIUM_PATH,
     maxConcurrent: config.BROWSER_MAX_CONTEXTS,
     idleMs: config.BROWSER_IDLE_MS,
     screenshotDir: path.resolve(config.DATA_DIR, 'publish-screenshots'),
     log: deps.log,
+    // Only a publisher starts Chromium; elsewhere browser work is relayed to one (account.service.ts).
+    canLaunch: config.roles.has('publisher'),
   });
   const sandboxSite = config.PUBLISH_PLATFORMS.includes('sandbox') ? new SandboxSite(deps.publicUrl, deps.dataDir) : null;
   // Every process serving the product serves the sandbox site too (even when SANDBOX_PLATFORM_URL points the
   // publisher's browser at another of them), so links users see are paths on whichever host they opened.
   const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl, sandboxSameServer: true });
-  const repo = new PublishRepo(deps.db);
+  // The per-account unread poll (every 15 s per bound account) answers from memory; every write to an account drops it.
+  const unreadCache = deps.cacheBus
+    ? new InvalidatingCache<number, { userId: number | null; unread: UnreadCountsReply | null }>(deps.cacheBus, 'account-unread', {
+        max: 200_000,
+        ttlMs: 10 * 60_000,
+        parse: Number,
+      })
+    : null;
+  const repo = new PublishRepo(deps.db, (id) => unreadCache?.invalidate(id));
   const holder: { engagement?: EngagementService } = {};
-  const accounts = new AccountService(repo, platforms, deps.key, deps.clock, deps.log, deps.notify, async (id) => holder.engagement?.queueSync(id));
-  const publishing = new PublishService(repo, accounts, deps.jobs, pool, deps.clock, deps.log, {
-    maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
-    backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
-    images: new ImageLoader({ fetcher: deps.fetcher, storage: deps.storage, ownOrigins: [deps.publicUrl] }),
-  }, deps.notify);
+  // Browser logins are relayed through the queue unless this one process does everything (in-process queue).
+  const publisherHere = config.roles.has('publisher');
+  const relay = !publisherHere || deps.jobs.kind === 'bullmq' ? { jobs: deps.jobs, publisherHere } : null;
+  const accounts = new AccountService(repo, platforms, deps.key, deps.clock, deps.log, deps.notify, relay, unreadCache);
+  const binding = new BindingService(repo, accounts, deps.key, deps.clock, deps.log, async (id) => holder.engagement?.queueSync(id), relay);
+  const publishing = new PublishService(
+    repo,
+    accounts,
+    deps.jobs,
+    pool,
+    deps.clock,
+    deps.log,
+    {
+      maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
+      backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
+      images: new ImageLoader({ fetcher: deps.fetcher, storage: deps.storage, ownOrigins: [deps.publicUrl] }),
+      exclusive: deps.db instanceof PgliteDatabase,
+    },
+    deps.notify,
+  );
   const engagement = new EngagementService(repo, accounts, deps.jobs, deps.clock, deps.log, deps.notify);
   holder.engagement = engagement;
   // Browser work runs where the publisher role runs.
   if (config.roles.has('publisher')) {
+    accounts.registerJobs(deps.jobs);
+    binding.registerJobs(deps.jobs);
     publishing.registerJobs(config.BROWSER_MAX_CONTEXTS);
     engagement.registerJobs(config.PUBLISH_ENGAGEMENT_INTERVAL_MS);
   }
@@ -69,6 +102,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
     platforms,
     repo,
     accounts,
+    binding,
     publishing,
     engagement,
     runtime,
@@ -84,7 +118,7 @@ export type Publishing = ReturnType<typeof createPublishing>;
 /** Routes (`/publish-api/*`, the `/api` account calls, the sandbox site; web role) and the publisher's start-up work. */
 export async function registerPublishing(app: FastifyInstance, config: Config, p: Publishing): Promise<void> {
   if (config.roles.has('web')) {
-    const deps = { accounts: p.accounts, publishing: p.publishing, engagement: p.engagement };
+    const deps = { accounts: p.accounts, binding: p.binding, publishing: p.publishing, engagement: p.engagement };
     await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
     await app.register(publishRoutes(deps), { prefix: '/api' });
     if (p.sandboxSite) await app.register(p.sandboxSite.routes({ hooks: config.NODE_ENV === 'test' || config.SANDBOX_HOOKS }));
@@ -97,7 +131,7 @@ export async function registerPublishing(app: FastifyInstance, config: Config, p
   }
   if (config.roles.has('publisher')) {
     app.addHook('onReady', async () => {
-      const n = await p.publishing.recover();
+      const n = await p.publishing.recover({ startup: true });
       if (n) app.log.info({ jobs: n }, 'publish jobs re-queued after restart');
     });
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { drafts, platformAccounts, platformComments, platformLogins, publishJobs, publishTasks } from '../../db/schema/index.js';
 
@@ -9,7 +9,11 @@ export type JobRow = typeof publishJobs.$inferSelect;
 export type CommentRow = typeof platformComments.$inferSelect;
 
 export class PublishRepo {
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    /** Told after every write to an account row (cached unread counts are dropped in every process). */
+    private readonly accountWritten: (id: number) => void = () => undefined,
+  ) {}
 
   // --- logins ---
   async insertLogin(row: typeof platformLogins.$inferInsert) {
@@ -25,14 +29,19 @@ export class PublishRepo {
 
   // --- accounts ---
   async account(id: number): Promise<AccountRow | undefined> {
-    const [row] = await this.db.select().from(platformAccounts).where(and(eq(platformAccounts.id, id), isNull(platformAccounts.unboundAt)));
+    const [row] = await this.db
+      .select()
+      .from(platformAccounts)
+      .where(and(eq(platformAccounts.id, id), isNull(platformAccounts.unboundAt)));
     return row;
   }
   async liveAccount(userId: number, platform: string, platformUserId: string): Promise<AccountRow | undefined> {
     const [row] = await this.db
       .select()
       .from(platformAccounts)
-      .where(and(eq(platformAccounts.userId, userId), eq(platformAccounts.platform, platform), eq(platformAccounts.platformUserId, platformUserId), isNull(platformAccounts.unboundAt)));
+      .where(
+        and(eq(platformAccounts.userId, userId), eq(platformAccounts.platform, platform), eq(platformAccounts.platformUserId, platformUserId), isNull(platformAccounts.unboundAt)),
+      );
     return row;
   }
   async insertAccount(row: typeof platformAccounts.$inferInsert): Promise<AccountRow> {
@@ -41,6 +50,15 @@ export class PublishRepo {
   }
   async updateAccount(id: number, patch: Partial<typeof platformAccounts.$inferInsert>): Promise<AccountRow | undefined> {
     const [row] = await this.db.update(platformAccounts).set(patch).where(eq(platformAccounts.id, id)).returning();
+    this.accountWritten(id);
+    return row;
+  }
+  /** What the 15 s unread poll needs of a bound account: its owner and the counts stored by the last sync. */
+  async accountUnread(id: number): Promise<Pick<AccountRow, 'userId' | 'unread'> | undefined> {
+    const [row] = await this.db
+      .select({ userId: platformAccounts.userId, unread: platformAccounts.unread })
+      .from(platformAccounts)
+      .where(and(eq(platformAccounts.id, id), isNull(platformAccounts.unboundAt)));
     return row;
   }
   async listAccounts(userId: number, q: { platform?: string; accountName?: string; top?: boolean; offset: number; limit: number }) {
@@ -75,6 +93,7 @@ export class PublishRepo {
       .set({ status: 'expired', statusReason: reason, updatedAt: now })
       .where(and(eq(platformAccounts.id, id), eq(platformAccounts.status, 'active')))
       .returning();
+    if (row) this.accountWritten(id);
     return row;
   }
   /** Owner of an account, bound or not (history stays readable after unbinding). */
@@ -83,7 +102,11 @@ export class PublishRepo {
     return row?.userId;
   }
   async activeAccounts(): Promise<AccountRow[]> {
-    return this.db.select().from(platformAccounts).where(and(isNull(platformAccounts.unboundAt), eq(platformAccounts.status, 'active'))).orderBy(asc(platformAccounts.id));
+    return this.db
+      .select()
+      .from(platformAccounts)
+      .where(and(isNull(platformAccounts.unboundAt), eq(platformAccounts.status, 'active')))
+      .orderBy(asc(platformAccounts.id));
   }
 
   // --- drafts (owned by the writing module; read only) ---
@@ -119,13 +142,24 @@ export class PublishRepo {
       .orderBy(asc(publishJobs.createdAt), asc(publishJobs.id));
   }
   /** Claims a queued job for one attempt; undefined when someone else has it or it is finished. */
-  async claimJob(id: string, now: Date): Promise<JobRow | undefined> {
+  /**
+   * One caller wins: a queued job, or a running one whose heartbeat (`updatedAt`) is older than `staleBefore` (its
+   * publisher died). A running job with a live heartbeat is never taken, however many publishers are asked to run it.
+   */
+  async claimJob(id: string, now: Date, staleBefore: Date): Promise<JobRow | undefined> {
+    const claimable = or(eq(publishJobs.status, 'queued'), and(eq(publishJobs.status, 'running'), lt(publishJobs.updatedAt, staleBefore)));
     const [row] = await this.db
       .update(publishJobs)
       .set({ status: 'running', attempts: sql`${publishJobs.attempts} + 1`, startedAt: now, updatedAt: now })
-      .where(and(eq(publishJobs.id, id), eq(publishJobs.status, 'queued')))
+      .where(and(eq(publishJobs.id, id), claimable))
       .returning();
     return row;
+  }
+  async heartbeat(id: string, now: Date) {
+    await this.db
+      .update(publishJobs)
+      .set({ updatedAt: now })
+      .where(and(eq(publishJobs.id, id), eq(publishJobs.status, 'running')));
   }
   async updateJob(id: string, patch: Partial<typeof publishJobs.$inferInsert>) {
     await this.db.update(publishJobs).set(patch).where(eq(publishJobs.id, id));
@@ -151,8 +185,12 @@ export class PublishRepo {
     const [total] = await this.db.select({ n: count() }).from(publishJobs).where(where);
     return { rows, total: total?.n ?? 0 };
   }
-  async unfinishedJobs(): Promise<JobRow[]> {
-    return this.db.select().from(publishJobs).where(inArray(publishJobs.status, ['queued', 'running']));
+  /** Queued jobs, and running ones whose heartbeat is older than `staleBefore`. */
+  async orphanedJobs(staleBefore: Date): Promise<JobRow[]> {
+    return this.db
+      .select()
+      .from(publishJobs)
+      .where(or(eq(publishJobs.status, 'queued'), and(eq(publishJobs.status, 'running'), lt(publishJobs.updatedAt, staleBefore))));
   }
   async resetRunning(now: Date) {
     await this.db.update(publishJobs).set({ status: 'queued', updatedAt: now }).where(eq(publishJobs.status, 'running'));

@@ -1,4 +1,13 @@
-import { ErrorCode, type PublishArticleBody, type PublishArticleReply, type PublishContentInput, type PublishRecordPage, type PublishRecordQuery, type PublishResultReply } from '@inkstone/shared';
+import {
+  ErrorCode,
+  errorMessages,
+  type PublishArticleBody,
+  type PublishArticleReply,
+  type PublishContentInput,
+  type PublishRecordPage,
+  type PublishRecordQuery,
+  type PublishResultReply,
+} from '@inkstone/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
@@ -22,6 +31,13 @@ import { publishFailureMessage } from './failures.js';
 import type { JobRow, PublishRepo, TaskRow } from './publish.repo.js';
 
 export const PUBLISH_JOB = 'publish.note';
+/** The publisher sweep: jobs whose publisher died (stale heartbeat) are queued again for a live one. */
+export const PUBLISH_RECOVER_JOB = 'publish.recover';
+/** A running publish job refreshes its heartbeat this often... */
+const HEARTBEAT_MS = 10_000;
+/** ...and one silent for this long lost its publisher (kill -9, a lost machine): another may take it over. */
+const STALE_MS = 45_000;
+const SWEEP_MS = 20_000;
 
 export interface PublishSettings {
   maxAttempts: number;
@@ -30,6 +46,8 @@ export interface PublishSettings {
   resubmitGraceMs?: number;
   /** How content images become files: stored uploads from storage, anything else through the SSRF-safe client. */
   images: ImageLoader;
+  /** Embedded PGlite is locked to one process: at start-up every running job is an orphan of the previous run (queued again at once). */
+  exclusive?: boolean;
 }
 
 const errorCodeOf = (err: unknown): string =>
@@ -44,7 +62,19 @@ const errorCodeOf = (err: unknown): string =>
           : 'transient';
 
 /** Publishing: checks limits, queues one job per account, runs them once and only once. */
+/** What publishing needs of graphic notes (modules/graphic implements it; wired in container.ts). */
+export interface GraphicNotesPort {
+  /** The note of the user's graphic task: its cards (in order) as images; NOT_FOUND / CONFLICT when not publishable. */
+  publishContent(userId: number, taskId: string): Promise<{ title: string; body: string; images: string[]; topics: string[] }>;
+}
+
 export class PublishService {
+  private graphic: GraphicNotesPort | null = null;
+  /** Set once the graphic module exists (it is built after publishing). */
+  useGraphic(g: GraphicNotesPort): void {
+    this.graphic = g;
+  }
+
   constructor(
     private readonly repo: PublishRepo,
     private readonly accounts: AccountService,
@@ -58,6 +88,7 @@ export class PublishService {
 
   registerJobs(concurrency: number) {
     this.jobs.register<{ jobId: string }>(PUBLISH_JOB, (p, ctx) => this.runJob(p.jobId, ctx), { concurrency });
+    this.jobs.schedule(PUBLISH_RECOVER_JOB, SWEEP_MS, () => this.recover());
   }
 
   /** `origin`: where the request came from; our `/uploads/` images addressed through it are stored as paths. */
@@ -68,10 +99,15 @@ export class PublishService {
       if (!draft) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
       const html = draft.html || draft.markdown;
       const images = [...html.matchAll(/<img[^>]+src=["']([^"']+)["']/gi)].map((m) => m[1]!);
-      base = { title: draft.title, body: html, images, topics: [] };
+      base = { kind: 'article', title: draft.title, body: html, images, topics: [] };
+    }
+    if (body.graphicTaskId !== undefined) {
+      if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文发布不可用');
+      base = { kind: 'image', ...(await this.graphic.publishContent(userId, body.graphicTaskId)) };
     }
     const c = body.content;
     const merged = {
+      kind: base?.kind === 'image' ? ('image' as const) : (c?.kind ?? 'article'),
       title: (c?.title ?? base?.title ?? '').trim(),
       body: c?.body ?? base?.body ?? '',
       images: (c && c.images.length ? c.images : (base?.images ?? [])).map((src) => this.settings.images.ownUpload(src, origin ? [origin] : []) ?? src),
@@ -81,6 +117,13 @@ export class PublishService {
     for (const [i, src] of merged.images.entries()) {
       const problem = this.settings.images.precheck(src);
       if (problem) throw appError(ErrorCode.VALIDATION, `images：第${i + 1}张图片${problem}`);
+    }
+    // Inline and stored images are read now (no network): a file that is not an image or is over the upload cap is
+    // refused with the upload rules' messages before anything is queued.
+    for (const [i, src] of merged.images.entries()) {
+      const problem = await this.settings.images.inspect(src);
+      if (problem === 'type') throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED, `第${i + 1}张图片：${errorMessages[ErrorCode.FILE_TYPE_UNSUPPORTED]}`);
+      if (problem === 'size') throw appError(ErrorCode.FILE_TOO_LARGE, `第${i + 1}张图片：${errorMessages[ErrorCode.FILE_TOO_LARGE]}`);
     }
     return { content: merged, draftId: body.draftId !== undefined ? String(body.draftId) : null };
   }
@@ -116,7 +159,9 @@ export class PublishService {
     const accounts = await Promise.all(accountIds.map((id) => this.accounts.ownAccount(userId, id)));
     const expired = accounts.filter((a) => a.status === 'expired');
     if (expired.length) {
-      throw appError(ErrorCode.PLATFORM_ACCOUNT_EXPIRED, `账号「${expired.map((a) => a.accountName).join('、')}」登录已失效，请重新扫码绑定`, { accountIds: expired.map((a) => a.id) });
+      throw appError(ErrorCode.PLATFORM_ACCOUNT_EXPIRED, `账号「${expired.map((a) => a.accountName).join('、')}」登录已失效，请重新扫码绑定`, {
+        accountIds: expired.map((a) => a.id),
+      });
     }
     const problems: Array<{ platform: string; platformName: string; errors: string[] }> = [];
     for (const platform of new Set(accounts.map((a) => a.platform))) {
@@ -153,31 +198,55 @@ export class PublishService {
     };
   }
 
-  private enqueue(jobId: string, runAt: Date, attemptsLeft: number) {
-    return this.jobs.enqueue(PUBLISH_JOB, { jobId }, { jobId, attempts: Math.max(1, attemptsLeft), backoffMs: this.settings.backoffMs, runAt: runAt > this.clock.now() ? runAt : undefined });
+  private enqueue(jobId: string, runAt: Date, attemptsLeft: number, queueId = jobId) {
+    return this.jobs.enqueue(
+      PUBLISH_JOB,
+      { jobId },
+      { jobId: queueId, attempts: Math.max(1, attemptsLeft), backoffMs: this.settings.backoffMs, runAt: runAt > this.clock.now() ? runAt : undefined },
+    );
   }
 
-  /** At start-up: jobs left queued or running by a stopped process are queued again (the marker prevents a double post). */
-  async recover(): Promise<number> {
-    await this.repo.resetRunning(this.clock.now());
-    const rows = await this.repo.unfinishedJobs();
-    for (const r of rows) await this.enqueue(r.id, r.runAt, r.maxAttempts - r.attempts);
+  /**
+   * At start-up and every SWEEP_MS on each publisher: queued jobs, and running ones whose publisher died (heartbeat
+   * older than STALE_MS), are queued again. A job another publisher is running keeps its heartbeat fresh and is left
+   * alone, so starting a second publisher never posts a note twice; duplicates in the queue are harmless because
+   * only one `claimJob` wins, and the submit marker covers a publisher that died mid-submit. The queue id names the
+   * row's last update, so it differs from the id BullMQ may still keep for the dead attempt.
+   */
+  async recover(opts: { startup?: boolean } = {}): Promise<number> {
+    const now = this.clock.now();
+    if (opts.startup && this.settings.exclusive) await this.repo.resetRunning(now);
+    const rows = await this.repo.orphanedJobs(new Date(now.getTime() - STALE_MS));
+    for (const r of rows) await this.enqueue(r.id, r.runAt, r.maxAttempts - r.attempts, r.status === 'running' ? `${r.id}@${r.updatedAt.getTime()}` : r.id);
     return rows.length;
   }
 
   /** One attempt. Throws only to ask the queue for a retry. */
   async runJob(jobId: string, _ctx?: JobContext): Promise<void> {
     const now = this.clock.now();
-    const job = await this.repo.claimJob(jobId, now);
+    const job = await this.repo.claimJob(jobId, now, new Date(now.getTime() - STALE_MS));
     if (!job) return;
+    // While this attempt runs, its heartbeat tells every other publisher (and their sweeps) it is not orphaned.
+    const beat = setInterval(() => void this.repo.heartbeat(job.id, this.clock.now()).catch(() => undefined), HEARTBEAT_MS);
+    try {
+      await this.attempt(job, now);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async attempt(job: JobRow, now: Date): Promise<void> {
+    const jobId = job.id;
     const task = (await this.repo.task(job.publishId))!;
-    const account = await this.repo.account(job.accountId);
-    if (!account) return this.finish(job, { status: 'failed', errorCode: 'unbound', error: publishFailureMessage('unbound') }, task);
+    // Everything the job needs of its account comes in this one call.
+    const target = await this.accounts.forPublish(job.accountId);
+    if (!target) return this.finish(job, { status: 'failed', errorCode: 'unbound', error: publishFailureMessage('unbound') }, task);
+    const { account } = target;
     if (account.status === 'expired') return this.finish(job, { status: 'failed', errorCode: 'session_expired', error: publishFailureMessage('session_expired') }, task);
-    const adapter = this.accounts.adapter(account.platform);
+    const adapter = target.adapter();
     const content = task.content;
     try {
-      const session = this.accounts.openSession(account);
+      const session = target.session();
       // A previous attempt reached the final submit: the note may be on the platform already.
       if (job.submitStartedAt) {
         let found = await adapter.findPublished(String(account.id), session, content, job.submitStartedAt);
@@ -199,7 +268,7 @@ export class PublishService {
           await this.repo.updateJob(job.id, { submitStartedAt: this.clock.now(), updatedAt: this.clock.now() });
         },
       });
-      if (result.session) await this.repo.updateAccount(account.id, { sessionEnc: this.accounts.sealSession(account.userId, result.session) });
+      if (result.session) await this.repo.updateAccount(account.id, { sessionEnc: target.seal(result.session) });
       await this.repo.updateAccount(account.id, { noteCount: account.noteCount + 1, updatedAt: this.clock.now() });
       return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status }, task);
     } catch (err) {
@@ -209,7 +278,7 @@ export class PublishService {
       const shot = await this.pool.saveScreenshot(`${job.id}-attempt${job.attempts}`, err instanceof PlatformError ? err.screenshot : undefined);
       const entry = { attempt: job.attempts, at: this.clock.now().toISOString(), error: message, errorCode, screenshotPath: shot };
       const retry = (!(err instanceof PlatformError) || err.transient) && job.attempts < job.maxAttempts;
-      if (err instanceof SessionExpiredError) await this.accounts.markExpired(account, '登录已失效');
+      if (err instanceof SessionExpiredError) await target.expire('登录已失效');
       // The user reads why and what to do; the attempt history keeps the platform's own words.
       const shown = publishFailureMessage(errorCode, message);
       await this.repo.appendHistory(job.id, entry, {
@@ -333,7 +402,10 @@ export class PublishService {
     for (const id of jobIds) {
       const job = await this.repo.job(id);
       if (!job || job.userId !== userId || job.platform !== platform) continue;
-      await this.repo.updateJob(id, { clientSubmitStatus: { status: body.status, message: body.message ?? null, at: this.clock.now().toISOString() }, updatedAt: this.clock.now() });
+      await this.repo.updateJob(id, {
+        clientSubmitStatus: { status: body.status, message: body.message ?? null, at: this.clock.now().toISOString() },
+        updatedAt: this.clock.now(),
+      });
       recorded += 1;
     }
     if (!recorded) throw appError(ErrorCode.NOT_FOUND, '发布记录不存在');

@@ -1,26 +1,16 @@
 import { existsSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorCode, type PlatformAccount, type PublishArticleReply } from '@inkstone/shared';
 import type { TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { notices } from '../../db/schema/index.js';
-import {
-  PNG_DATA_URL,
-  allFinished,
-  bindSandboxAccount,
-  publishApi,
-  sandboxControl,
-  sandboxNotes,
-  startPublishApp,
-  until,
-  waitForPublish,
-} from '../../test/publish-helpers.js';
+import { PNG_DATA_URL, allFinished, bindSandboxAccount, publishApi, sandboxControl, sandboxNotes, startPublishApp, until, waitForPublish } from '../../test/publish-helpers.js';
 
 const content = (title: string) => ({ title, body: '<p>春天的西湖很美，推荐大家去看看。</p>', images: [PNG_DATA_URL], topics: ['旅行', '西湖'] });
 
-describe.each(testDbKinds)('publishing to the sandbox platform on %s', (dbKind) => {
+describeOnDatabases('publishing to the sandbox platform on %s', (dbKind) => {
   let t: TestApp;
   let token: string;
   let a: PlatformAccount;
@@ -109,7 +99,12 @@ describe.each(testDbKinds)('publishing to the sandbox platform on %s', (dbKind) 
       const res = await publish({ accountIds: [a.id], content: content('浏览器崩溃后重试') });
       const jobId = res.data.jobs[0]!.jobId;
       // The form is filled and submitted; the site is slow to answer: kill the browser process.
-      await until(() => t.container.publishing.repo.job(jobId), (j) => j?.submitStartedAt != null, 30_000, 50);
+      await until(
+        () => t.container.publishing.repo.job(jobId),
+        (j) => j?.submitStartedAt != null,
+        30_000,
+        50,
+      );
       await new Promise((r) => setTimeout(r, 300));
       const pid = await pool.browserPid();
       expect(pid).toBeGreaterThan(0);
@@ -143,7 +138,10 @@ describe.each(testDbKinds)('publishing to the sandbox platform on %s', (dbKind) 
     const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token });
     const acct = list.data.records.find((r) => r.id === b.id)!;
     expect(acct).toMatchObject({ status: 'expired', statusReason: '登录已失效' });
-    const [notice] = await t.container.db.select().from(notices).where(and(eq(notices.title, '账号登录已失效')));
+    const [notice] = await t.container.db
+      .select()
+      .from(notices)
+      .where(and(eq(notices.title, '账号登录已失效')));
     expect(notice?.content).toContain('账号乙');
     const again = await publish({ accountIds: [b.id], content: content('再次发布') });
     expect(again.code).toBe(ErrorCode.PLATFORM_ACCOUNT_EXPIRED);
@@ -153,29 +151,40 @@ describe.each(testDbKinds)('publishing to the sandbox platform on %s', (dbKind) 
   });
 
   it('fetches comments on a schedule; purchase/contact intents come with suggested replies and raise mentions', async () => {
-    const [note] = (await sandboxNotes(t)).filter((n) => n.title === '两个账号同时发');
+    // Its own note, on account 甲 only: the test does not lean on what an earlier one published.
+    const res = await publish({ accountIds: [a.id], content: content('评论意图测试') });
+    expect((await waitForPublish(t, token, res.data.publishId, allFinished)).status).toBe('succeeded');
+    const [note] = await notesTitled('评论意图测试');
+    expect(note).toBeDefined();
     const comment = (content: string) =>
-      fetch(`${t.url}/sandbox-platform/api/notes/${note!.id}/comments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ author: '路人', content }) });
+      fetch(`${t.url}/sandbox-platform/api/notes/${note!.id}/comments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ author: '路人', content }),
+      });
     await comment('这个多少钱？有链接吗');
     await comment('可以加V详聊吗');
     await comment('拍得真好看');
-    const accounts = [a.id, b.id];
-    for (const id of accounts) await t.container.publishing.engagement.sync(id);
-    let found = 0;
-    for (const id of accounts) {
-      const unread = await t.call<{ mentions: number }>('GET', '/publish/account/unread', { token, query: { accountId: id } });
-      const res = await t.call<{ records: Array<{ content: string; intents: string[]; suggestedReply: string }>; total: number }>('GET', '/thirdparty/intension/comment', { token, query: { accountId: id } });
-      if (res.data.total) {
-        found += 1;
-        expect(unread.data.mentions).toBe(3);
-        expect(res.data.total).toBe(2);
-        const byText = Object.fromEntries(res.data.records.map((r) => [r.content, r]));
-        expect(byText['这个多少钱？有链接吗']!.intents).toEqual(['purchase']);
-        expect(byText['可以加V详聊吗']!.intents).toEqual(['contact']);
-        expect(byText['可以加V详聊吗']!.suggestedReply).toContain('私信');
-      }
-    }
-    expect(found).toBe(1);
+    for (const id of [a.id, b.id]) await t.container.publishing.engagement.sync(id);
+    const unread = async (accountId: number) => (await t.call<{ mentions: number }>('GET', '/publish/account/unread', { token, query: { accountId } })).data;
+    const intents = async (accountId: number) =>
+      (
+        await t.call<{ records: Array<{ content: string; intents: string[]; suggestedReply: string }>; total: number }>('GET', '/thirdparty/intension/comment', {
+          token,
+          query: { accountId },
+        })
+      ).data;
+
+    expect((await unread(a.id)).mentions).toBe(3);
+    const found = await intents(a.id);
+    expect(found.total).toBe(2);
+    const byText = Object.fromEntries(found.records.map((r) => [r.content, r]));
+    expect(byText['这个多少钱？有链接吗']!.intents).toEqual(['purchase']);
+    expect(byText['可以加V详聊吗']!.intents).toEqual(['contact']);
+    expect(byText['可以加V详聊吗']!.suggestedReply).toContain('私信');
+    // Account 乙 has no note with comments: nothing is attributed to it.
+    expect((await intents(b.id)).total).toBe(0);
+    expect((await unread(b.id)).mentions).toBe(0);
   });
 
   it('suggests topics from the text', async () => {

@@ -4,9 +4,10 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { SafeFetcher } from '../../integrations/fetch/types.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
-import { createTrendSources, SNAPSHOT_DATE } from '../../integrations/trends/index.js';
+import { createFeedSource, createTrendSources, SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { PointsService } from '../vip/points.service.js';
+import type { TopicServiceDeps } from './topic.service.js';
 import { TopicRepo } from './topic.repo.js';
 import { topicRoutes } from './topic.routes.js';
 import { TopicService } from './topic.service.js';
@@ -23,13 +24,21 @@ export interface TopicModuleDeps {
   points: PointsService;
   llms: LlmRegistry;
   fetcher: SafeFetcher;
+  /** The sensitive lexicon (933), shared so lexicon:add applies to angles at once. */
+  lexicon: TopicServiceDeps['lexicon'];
+  /** Personas (modules/drafts), for angles in the user's voice. */
+  personas: TopicServiceDeps['personas'];
 }
 
 /** 选题: tracks, hot topics from the trends sources, collections, angles, divergent maps. */
 export function createTopic(config: Config, d: TopicModuleDeps) {
   const sources = createTrendSources(config.TRENDS_SOURCES, d.fetcher);
   const repo = new TopicRepo(d.db);
-  const service = new TopicService(repo, sources, d.points, d.llms, d.clock, d.log);
+  const service = new TopicService(repo, sources, d.points, d.llms, d.clock, d.log, {
+    feedSource: (row) => createFeedSource(d.fetcher, row.url, { name: row.name, track: row.track }),
+    lexicon: d.lexicon,
+    personas: d.personas,
+  });
   // A scheduled job: with several worker processes (BullMQ) each tick runs on one of them.
   if (config.roles.has('worker')) d.jobs.schedule(REFRESH_JOB, REFRESH_EVERY_MS, () => service.refreshOnce());
   const live = sources.filter((s) => s.live);

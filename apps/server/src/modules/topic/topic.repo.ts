@@ -1,11 +1,12 @@
 import { and, count, desc, eq, gte, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { topicCollections, topicItems, topicMaps, topicSources, topicTracks, users } from '../../db/schema/index.js';
+import { topicCollections, topicFeeds, topicItems, topicMaps, topicSources, topicTracks, users } from '../../db/schema/index.js';
 
 export type TrackRow = typeof topicTracks.$inferSelect;
 export type ItemRow = typeof topicItems.$inferSelect;
 export type ItemInsert = typeof topicItems.$inferInsert;
 export type SourceRow = typeof topicSources.$inferSelect;
+export type FeedRow = typeof topicFeeds.$inferSelect;
 
 /** `%`, `_` and `\` typed by a user are literal characters in a LIKE pattern. */
 const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -35,10 +36,7 @@ export class TopicRepo {
   }
 
   async selection(userId: number) {
-    const [row] = await this.db
-      .select({ creatorType: users.creatorType, sys: users.sysTrackSelected, user: users.userTrackSelected })
-      .from(users)
-      .where(eq(users.id, userId));
+    const [row] = await this.db.select({ creatorType: users.creatorType, sys: users.sysTrackSelected, user: users.userTrackSelected }).from(users).where(eq(users.id, userId));
     return row;
   }
 
@@ -51,8 +49,16 @@ export class TopicRepo {
       const have = new Set(existing.map((t) => t.name));
       const fresh = own.filter((n) => !have.has(n));
       if (fresh.length) await tx.insert(topicTracks).values(fresh.map((name) => ({ userId, name, keywords: [name], sort: own.indexOf(name) })));
-      for (const t of existing) if (own.includes(t.name)) await tx.update(topicTracks).set({ sort: own.indexOf(t.name) }).where(eq(topicTracks.id, t.id));
-      await tx.update(users).set({ sysTrackSelected: sys.join('|'), userTrackSelected: own.join('|') }).where(eq(users.id, userId));
+      for (const t of existing)
+        if (own.includes(t.name))
+          await tx
+            .update(topicTracks)
+            .set({ sort: own.indexOf(t.name) })
+            .where(eq(topicTracks.id, t.id));
+      await tx
+        .update(users)
+        .set({ sysTrackSelected: sys.join('|'), userTrackSelected: own.join('|') })
+        .where(eq(users.id, userId));
     });
   }
 
@@ -60,7 +66,12 @@ export class TopicRepo {
     return this.db
       .select()
       .from(topicTracks)
-      .where(and(or(isNull(topicTracks.userId), eq(topicTracks.userId, userId)), or(ilike(topicTracks.name, likeEscape(keyword)), sql`${topicTracks.keywords} @> ${JSON.stringify([keyword])}::jsonb`)))
+      .where(
+        and(
+          or(isNull(topicTracks.userId), eq(topicTracks.userId, userId)),
+          or(ilike(topicTracks.name, likeEscape(keyword)), sql`${topicTracks.keywords} @> ${JSON.stringify([keyword])}::jsonb`),
+        ),
+      )
       .orderBy(topicTracks.sort, topicTracks.id)
       .limit(20);
   }
@@ -69,7 +80,10 @@ export class TopicRepo {
   async upsertSystemTrack(name: string, keywords: string[], parent?: string) {
     let parentId: number | null = null;
     if (parent) {
-      const [p] = await this.db.select().from(topicTracks).where(and(isNull(topicTracks.userId), isNull(topicTracks.parentId), eq(topicTracks.name, parent)));
+      const [p] = await this.db
+        .select()
+        .from(topicTracks)
+        .where(and(isNull(topicTracks.userId), isNull(topicTracks.parentId), eq(topicTracks.name, parent)));
       if (!p) throw new Error(`no top-level system track ${parent}`);
       parentId = p.id;
     }
@@ -128,7 +142,11 @@ export class TopicRepo {
   }
 
   async hasLive(since: Date): Promise<boolean> {
-    const [row] = await this.db.select({ id: topicItems.id }).from(topicItems).where(and(gte(topicItems.lastSeenAt, since), eq(topicItems.snapshot, false))).limit(1);
+    const [row] = await this.db
+      .select({ id: topicItems.id })
+      .from(topicItems)
+      .where(and(gte(topicItems.lastSeenAt, since), eq(topicItems.snapshot, false)))
+      .limit(1);
     return !!row;
   }
 
@@ -139,7 +157,42 @@ export class TopicRepo {
   }
 
   async setSourceState(v: typeof topicSources.$inferInsert) {
-    await this.db.insert(topicSources).values(v).onConflictDoUpdate({ target: topicSources.source, set: { lastFetchedAt: v.lastFetchedAt, ok: v.ok, error: v.error ?? null, itemCount: v.itemCount ?? 0 } });
+    await this.db
+      .insert(topicSources)
+      .values(v)
+      .onConflictDoUpdate({ target: topicSources.source, set: { lastFetchedAt: v.lastFetchedAt, ok: v.ok, error: v.error ?? null, itemCount: v.itemCount ?? 0 } });
+  }
+
+  // Feeds an operator added (admin CLI)
+
+  feeds(onlyEnabled = false): Promise<FeedRow[]> {
+    const q = this.db.select().from(topicFeeds);
+    return (onlyEnabled ? q.where(eq(topicFeeds.enabled, true)) : q).orderBy(topicFeeds.id);
+  }
+
+  async feedByUrl(url: string): Promise<FeedRow | undefined> {
+    const [row] = await this.db.select().from(topicFeeds).where(eq(topicFeeds.url, url));
+    return row;
+  }
+
+  /** Undefined when the URL is already there (the unique index decides, so two concurrent adds cannot both land). */
+  async insertFeed(v: { url: string; name: string; track: string | null }): Promise<FeedRow | undefined> {
+    const [row] = await this.db.insert(topicFeeds).values(v).onConflictDoNothing({ target: topicFeeds.url }).returning();
+    return row;
+  }
+
+  async setFeedEnabled(id: number, enabled: boolean): Promise<FeedRow | undefined> {
+    const [row] = await this.db.update(topicFeeds).set({ enabled }).where(eq(topicFeeds.id, id)).returning();
+    return row;
+  }
+
+  /** The feed and its refresh state go; stories it brought stay until they age out of the hot window. */
+  async deleteFeed(id: number, sourceId: (url: string) => string): Promise<FeedRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.delete(topicFeeds).where(eq(topicFeeds.id, id)).returning();
+      if (row) await tx.delete(topicSources).where(eq(topicSources.source, sourceId(row.url)));
+      return row;
+    });
   }
 
   // Collections
@@ -202,12 +255,18 @@ export class TopicRepo {
   }
 
   async map(userId: number, id: number) {
-    const [row] = await this.db.select().from(topicMaps).where(and(eq(topicMaps.id, id), eq(topicMaps.userId, userId)));
+    const [row] = await this.db
+      .select()
+      .from(topicMaps)
+      .where(and(eq(topicMaps.id, id), eq(topicMaps.userId, userId)));
     return row;
   }
 
   async deleteMap(userId: number, id: number) {
-    const rows = await this.db.delete(topicMaps).where(and(eq(topicMaps.id, id), eq(topicMaps.userId, userId))).returning({ id: topicMaps.id });
+    const rows = await this.db
+      .delete(topicMaps)
+      .where(and(eq(topicMaps.id, id), eq(topicMaps.userId, userId)))
+      .returning({ id: topicMaps.id });
     return rows.length > 0;
   }
 }

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   ErrorCode,
+  sensitiveContentData,
   type AnglePlatform,
   type MapItem,
   type TopicAngle,
   type TopicAngles,
   type TopicHotPage,
+  type TopicCalendar,
   type TopicItem,
   type TrackInfo,
   type TrackSearchResult,
@@ -20,7 +22,10 @@ import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import { TrendSourceError, type TrendItem, type TrendSource } from '../../integrations/trends/types.js';
 import type { PointsService } from '../vip/points.service.js';
 import { userFacing } from '../writing/task.service.js';
-import type { ItemRow, TopicRepo, TrackRow } from './topic.repo.js';
+import type { PersonaRow } from '../drafts/drafts.repo.js';
+import { z } from 'zod';
+import type { FeedRow, ItemRow, TopicRepo, TrackRow } from './topic.repo.js';
+import { calendarOf } from './topic.calendar.js';
 import { classify, sameStory, storyKeyOf, tokensOf, type TrackRule } from './topic.text.js';
 
 /** Items last seen longer ago than this leave the hot lists. */
@@ -34,7 +39,13 @@ const FIRST_FILL_WAIT_MS = 8_000;
 const MODEL_CLASSIFY_MAX = 40;
 
 const platformNames: Record<AnglePlatform, string> = {
-  xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站',
+  xiaohongshu: '小红书',
+  wechat_mp: '公众号',
+  douyin: '抖音',
+  weibo: '微博',
+  zhihu: '知乎',
+  toutiao: '头条',
+  bilibili: 'B站',
 };
 
 /** Positional heat: first of a list 100, falling 2 per place, floor 10 (a list of 50 ends at 10). */
@@ -56,7 +67,30 @@ interface Incoming {
   item: TrendItem;
   ref: TopicSourceRef;
   live: boolean;
+  /** The system track the source files every item under (a feed added for one track). */
+  track?: string | undefined;
 }
+
+/** What the topic service needs beyond its repo: feeds built from stored rows, the lexicon and personas. */
+export interface TopicServiceDeps {
+  feedSource(row: FeedRow): TrendSource;
+  /** The 933 check (modules/lexicon SensitiveLexicon): the distinct words found, empty when clean. */
+  lexicon: { check(text: string): Promise<string[]> };
+  /** The user's persona (modules/drafts DraftRepo), undefined when it is not theirs. */
+  personas: { persona(userId: number, id: number): Promise<PersonaRow | undefined> };
+}
+
+export const feedNameMaxLength = 30;
+/** `topic:source:add`: the URL is only checked for shape here; the SSRF rules apply when it is fetched. */
+export const feedAddInput = z.object({
+  url: z
+    .string({ error: '请提供订阅源地址 --url' })
+    .trim()
+    .max(2000, '订阅源地址 --url 最多2000个字符')
+    .pipe(z.url({ protocol: /^https?$/, error: '订阅源地址 --url 必须是 http(s) 网址' })),
+  name: z.string({ error: '请提供名称 --name' }).trim().min(1, '名称 --name 不能为空').max(feedNameMaxLength, `名称 --name 最多${feedNameMaxLength}个字`),
+  track: z.string().trim().max(20, '赛道 --track 最多20个字').optional(),
+});
 
 export class TopicService {
   private refreshing: Promise<RefreshSummary> | null = null;
@@ -68,7 +102,58 @@ export class TopicService {
     private readonly llms: LlmRegistry,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly deps: TopicServiceDeps,
   ) {}
+
+  /** Configured sources, then the enabled feeds an operator added (read each time, so no restart is needed). */
+  private async allSources(): Promise<TrendSource[]> {
+    const ids = new Set(this.sources.map((s) => s.id));
+    const added = (await this.repo.feeds(true)).map((row) => this.deps.feedSource(row)).filter((s) => !ids.has(s.id));
+    return [...this.sources, ...added];
+  }
+
+  // Feeds an operator adds (admin CLI)
+
+  async feedList() {
+    const [rows, states] = await Promise.all([this.repo.feeds(), this.repo.sourceStates()]);
+    const byId = new Map(states.map((st) => [st.source, st]));
+    const state = (id: string) => {
+      const st = byId.get(id);
+      return { lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null, ok: st?.ok ?? null, error: st?.error ?? null, itemCount: st?.itemCount ?? 0 };
+    };
+    return [
+      ...this.sources.map((src) => ({ id: null, source: src.id, name: src.name, url: null, track: src.track ?? null, enabled: true, origin: 'TRENDS_SOURCES', ...state(src.id) })),
+      ...rows.map((r) => {
+        const src = this.deps.feedSource(r);
+        return { id: r.id, source: src.id, name: r.name, url: r.url, track: r.track, enabled: r.enabled, origin: 'admin', ...state(src.id) };
+      }),
+    ];
+  }
+
+  async addFeed(input: { url?: string | undefined; name?: string | undefined; track?: string | undefined }): Promise<FeedRow> {
+    const parsed = feedAddInput.safeParse(input);
+    if (!parsed.success) throw appError(ErrorCode.VALIDATION, parsed.error.issues[0]?.message ?? '参数不合法');
+    const { url, name, track } = parsed.data;
+    if (track && !(await this.repo.systemTracks()).some((t) => t.name === track))
+      throw appError(ErrorCode.VALIDATION, `赛道 --track「${track}」不是系统赛道（topic:tracks 可查看）`);
+    const id = this.deps.feedSource({ id: 0, url, name, track: null, enabled: true, createdAt: new Date(0) }).id;
+    if (this.sources.some((s) => s.id === id)) throw appError(ErrorCode.CONFLICT, '这个订阅源已在 TRENDS_SOURCES 中配置');
+    const row = await this.repo.insertFeed({ url, name, track: track || null });
+    if (!row) throw appError(ErrorCode.CONFLICT, '这个订阅源已经添加过了');
+    return row;
+  }
+
+  async setFeedEnabled(id: number, enabled: boolean): Promise<FeedRow> {
+    const row = await this.repo.setFeedEnabled(id, enabled);
+    if (!row) throw appError(ErrorCode.NOT_FOUND, `订阅源 ${id} 不存在（topic:sources 可查看）`);
+    return row;
+  }
+
+  async removeFeed(id: number): Promise<FeedRow> {
+    const row = await this.repo.deleteFeed(id, (url) => this.deps.feedSource({ id, url, name: '', track: null, enabled: true, createdAt: new Date(0) }).id);
+    if (!row) throw appError(ErrorCode.NOT_FOUND, `订阅源 ${id} 不存在（topic:sources 可查看）`);
+    return row;
+  }
 
   // Tracks
 
@@ -76,7 +161,9 @@ export class TopicService {
     const [sys, own, sel] = await Promise.all([this.repo.systemTracks(), this.repo.userTracks(userId), this.repo.selection(userId)]);
     const split = (v: string | undefined) => (v ? v.split('|').filter(Boolean) : []);
     return {
-      trackData: sys.filter((t) => t.parentId === null).map((t) => ({ id: t.id, name: t.name, children: sys.filter((c) => c.parentId === t.id).map((c) => ({ id: c.id, name: c.name })) })),
+      trackData: sys
+        .filter((t) => t.parentId === null)
+        .map((t) => ({ id: t.id, name: t.name, children: sys.filter((c) => c.parentId === t.id).map((c) => ({ id: c.id, name: c.name })) })),
       customTrackData: own.map((t) => ({ id: t.id, name: t.name })),
       isCreatorType: !!sel?.creatorType,
       sysTrack: split(sel?.sys),
@@ -105,7 +192,10 @@ export class TopicService {
 
   // Hot lists
 
-  async hot(userId: number, q: { pageNum: number; pageSize: number; track?: string | undefined; keyword?: string | undefined; source?: string | undefined }): Promise<TopicHotPage> {
+  async hot(
+    userId: number,
+    q: { pageNum: number; pageSize: number; track?: string | undefined; keyword?: string | undefined; source?: string | undefined },
+  ): Promise<TopicHotPage> {
     const since = new Date(this.clock.now().getTime() - HOT_WINDOW_MS);
     // Nothing recent at all (first start, or the server was off): fetch now rather than show an empty page.
     if (!(await this.repo.listItems({ since }, 1, 0)).total) {
@@ -135,16 +225,27 @@ export class TopicService {
   }
 
   private async page(userId: number, rows: ItemRow[], total: number, q: { pageNum: number; pageSize: number }, liveOnly: boolean): Promise<TopicHotPage> {
-    const collected = await this.repo.collectedIds(userId, rows.map((r) => r.id));
+    const collected = await this.repo.collectedIds(
+      userId,
+      rows.map((r) => r.id),
+    );
     const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
+    const sources = await this.allSources();
     return {
       records: rows.map((r) => this.toItem(r, collected.has(r.id))),
       total,
       pageNum: q.pageNum,
       pageSize: q.pageSize,
-      sources: this.sources.map((s) => {
+      sources: sources.map((s) => {
         const st = states.get(s.id);
-        return { source: s.id, sourceName: s.name, lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null, ok: st?.ok ?? null, error: st?.error ?? null, itemCount: st?.itemCount ?? 0 };
+        return {
+          source: s.id,
+          sourceName: s.name,
+          lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null,
+          ok: st?.ok ?? null,
+          error: st?.error ?? null,
+          itemCount: st?.itemCount ?? 0,
+        };
       }),
       snapshotDate: liveOnly ? null : SNAPSHOT_DATE,
     };
@@ -209,7 +310,7 @@ export class TopicService {
     const summary: RefreshSummary = { fetched: [], skipped: [], failed: [], inserted: 0, updated: 0, deduped: 0 };
     const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
     const incoming: Incoming[] = [];
-    const due = this.sources.filter((src) => {
+    const due = (await this.allSources()).filter((src) => {
       const last = states.get(src.id)?.lastFetchedAt;
       const skip = !force && last && now.getTime() - last.getTime() < src.minIntervalMs;
       if (skip) summary.skipped.push(src.id);
@@ -221,7 +322,8 @@ export class TopicService {
       const r = results[i]!;
       if (r.status === 'fulfilled') {
         const name = r.value.name ?? src.name;
-        for (const item of r.value.items.slice(0, 50)) incoming.push({ item, live: src.live, ref: { source: src.id, sourceName: name, url: item.url, heat: item.heat, rank: item.rank } });
+        for (const item of r.value.items.slice(0, 50))
+          incoming.push({ item, live: src.live, track: src.track, ref: { source: src.id, sourceName: name, url: item.url, heat: item.heat, rank: item.rank } });
         await this.repo.setSourceState({ source: src.id, lastFetchedAt: now, ok: true, error: null, itemCount: r.value.items.length });
         summary.fetched.push(src.id);
       } else {
@@ -272,7 +374,7 @@ export class TopicService {
       const score = (best + 15 * spread) * ageFactor(published && published < firstSeen ? published : firstSeen);
       const text = `${title} ${summaryText}`;
       const tokens = [...new Set([...(g.row?.tokens ?? []), ...g.tokens])];
-      const tracks = classify(text, tokensOf(text), rules);
+      const tracks = withSourceTracks(classify(text, tokensOf(text), rules), g.parts, rules);
       const live = g.parts.some((p) => p.live);
       if (g.row) {
         const prev = g.row.score;
@@ -283,12 +385,36 @@ export class TopicService {
           if (before && fetchedIds.has(r.source)) moved += before.rank - r.rank;
         }
         const trend = moved > 0 ? 'up' : moved < 0 ? 'down' : score > prev * 1.1 ? 'up' : score < prev * 0.9 ? 'down' : 'flat';
-        await this.repo.updateItem(g.row.id, { sources: refs, tokens, tracks, score, prevScore: prev, trend, summary: summaryText, snapshot: g.row.snapshot && !live, lastSeenAt: now });
+        await this.repo.updateItem(g.row.id, {
+          sources: refs,
+          tokens,
+          tracks,
+          score,
+          prevScore: prev,
+          trend,
+          summary: summaryText,
+          snapshot: g.row.snapshot && !live,
+          lastSeenAt: now,
+        });
         touched.add(g.row.id);
         if (!tracks.length) unclassified.push({ id: g.row.id, title });
         summary.updated += 1;
       } else {
-        const row = await this.repo.insertItem({ storyKey: g.key, title, summary: summaryText, url: lead.url, sources: refs, tokens, tracks, score, trend: 'new', snapshot: !live, publishedAt: published, firstSeenAt: now, lastSeenAt: now });
+        const row = await this.repo.insertItem({
+          storyKey: g.key,
+          title,
+          summary: summaryText,
+          url: lead.url,
+          sources: refs,
+          tokens,
+          tracks,
+          score,
+          trend: 'new',
+          snapshot: !live,
+          publishedAt: published,
+          firstSeenAt: now,
+          lastSeenAt: now,
+        });
         touched.add(row.id);
         if (!tracks.length) unclassified.push({ id: row.id, title });
         summary.inserted += 1;
@@ -360,7 +486,18 @@ export class TopicService {
    * 5-10 writing angles for a hot topic or any keyword, per platform. A model charges `topic_angles` once per
    * requestId and refunds once when it fails; the offline writer answers template angles, free and labelled not AI.
    */
-  async angles(userId: number, body: { topicId?: number | undefined; keyword?: string | undefined; platform: AnglePlatform; count: number; requestId?: string | undefined; modelConfigType?: string | null | undefined }): Promise<TopicAngles> {
+  async angles(
+    userId: number,
+    body: {
+      topicId?: number | undefined;
+      keyword?: string | undefined;
+      platform: AnglePlatform;
+      count: number;
+      requestId?: string | undefined;
+      modelConfigType?: string | null | undefined;
+      personaId?: number | null | undefined;
+    },
+  ): Promise<TopicAngles> {
     let subject = body.keyword ?? '';
     let context = '';
     if (body.topicId !== undefined) {
@@ -370,6 +507,11 @@ export class TopicService {
       context = row.summary;
     }
     const model = await this.llms.get(body.modelConfigType);
+    const persona = body.personaId ? await this.deps.personas.persona(userId, body.personaId) : null;
+    if (body.personaId && !persona) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
+    // What goes to the model is checked before anything is charged, as writing does (933 描述词存在敏感内容).
+    const hits = await this.deps.lexicon.check(`${subject}\n${context}`);
+    if (hits.length) throw appError(ErrorCode.SENSITIVE_CONTENT, undefined, sensitiveContentData(hits, '选题'));
     const platform = platformNames[body.platform];
     if (!model.isAi) return { subject, platform: body.platform, angles: templateAngles(subject, platform, body.count), isAi: false, pointsCharged: 0 };
 
@@ -386,17 +528,22 @@ export class TopicService {
         signal: AbortSignal.timeout(60_000),
         temperature: 0.8,
         messages: [
-          { role: 'system', content: `你是资深的中文新媒体选题策划，熟悉${platform}的内容风格与读者。只输出 JSON。` },
+          { role: 'system', content: [`你是资深的中文新媒体选题策划，熟悉${platform}的内容风格与读者。只输出 JSON。`, personaPrompt(persona)].filter(Boolean).join('\n') },
           {
             role: 'user',
             content:
               `围绕选题「${subject}」${context ? `（背景：${context}）` : ''}，为${platform}策划${body.count}个不同的写作角度。` +
+              (persona ? '角度、标题和开头都要符合上面的人设。' : '') +
               `输出 JSON 数组，每项 {"angle":"角度（10字内）","title":"适合${platform}的标题","hook":"开头第一句，用来抓住读者"}，不要其他文字。`,
           },
         ],
       });
       const angles = parseAngles(text).slice(0, body.count);
       if (angles.length < Math.min(5, body.count)) throw new LlmUpstreamError('too few angles in the reply');
+      // The model's words are checked too: an answer with a lexicon word is refused whole (933) and refunded below.
+      if ((await this.deps.lexicon.check(angles.map((a) => `${a.angle}\n${a.title}\n${a.hook}`).join('\n'))).length) {
+        throw appError(ErrorCode.SENSITIVE_CONTENT, cost > 0 ? '生成内容存在敏感内容，已退还积分' : '生成内容存在敏感内容');
+      }
       return { subject, platform: body.platform, angles, isAi: true, pointsCharged: charged };
     } catch (err) {
       if (cost > 0) await this.points.refund(userId, key, { reason: `refund:${ANGLES_FEATURE}` });
@@ -404,6 +551,12 @@ export class TopicService {
       if (!f.expected) this.log.error({ err }, 'angle generation failed');
       throw appError(f.code, f.msg);
     }
+  }
+
+  // Calendar
+
+  calendar(month: string): TopicCalendar {
+    return calendarOf(month);
   }
 
   // Divergent maps
@@ -430,11 +583,38 @@ export class TopicService {
   }
 }
 
+/** Adds the track a source files its items under (and its parent, for a sub-track) to what the keyword rules found. */
+function withSourceTracks(tracks: string[], parts: Incoming[], rules: TrackRule[]): string[] {
+  const out = new Set(tracks);
+  for (const p of parts) {
+    const rule = p.track ? rules.find((r) => r.name === p.track) : undefined;
+    if (!rule) continue;
+    out.add(rule.name);
+    if (rule.parent) out.add(rule.parent);
+  }
+  return [...out];
+}
+
 const dedupeRefs = (refs: TopicSourceRef[]) => {
   const seen = new Map<string, TopicSourceRef>();
   for (const r of refs) if (!seen.has(r.source) || seen.get(r.source)!.rank > r.rank) seen.set(r.source, r);
   return [...seen.values()];
 };
+
+/** The persona as the model is told it (name, platform, industry, readers, tone, words to avoid). */
+function personaPrompt(p: PersonaRow | null | undefined): string {
+  if (!p) return '';
+  return [
+    `人设：${p.name}`,
+    p.platform && `发布平台：${p.platform}`,
+    p.industry && `行业：${p.industry}`,
+    p.audience && `目标读者：${p.audience}`,
+    p.tone && `语气：${p.tone}`,
+    p.tabooWords.length ? `禁止出现的词：${p.tabooWords.join('、')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
 
 /** The model's JSON array, tolerating a fenced block or prose around it. */
 export function parseAngles(text: string): TopicAngle[] {
@@ -446,7 +626,17 @@ export function parseAngles(text: string): TopicAngle[] {
     if (!Array.isArray(arr)) return [];
     return arr
       .map((a) => (a && typeof a === 'object' ? (a as Record<string, unknown>) : {}))
-      .map((a) => ({ angle: String(a.angle ?? '').trim().slice(0, 30), title: String(a.title ?? '').trim().slice(0, 60), hook: String(a.hook ?? '').trim().slice(0, 200) }))
+      .map((a) => ({
+        angle: String(a.angle ?? '')
+          .trim()
+          .slice(0, 30),
+        title: String(a.title ?? '')
+          .trim()
+          .slice(0, 60),
+        hook: String(a.hook ?? '')
+          .trim()
+          .slice(0, 200),
+      }))
       .filter((a) => a.angle && a.title);
   } catch {
     return [];

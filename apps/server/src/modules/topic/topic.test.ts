@@ -1,20 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ErrorCode, type MapItem, type TopicAngles, type TopicCollectPage, type TopicHotPage, type TopicItem, type TrackInfo, type TrackSearchResult, type UserProfile } from '@inkstone/shared';
+import {
+  ErrorCode,
+  type Persona,
+  type MapItem,
+  type TopicAngles,
+  type TopicCollectPage,
+  type TopicHotPage,
+  type TopicItem,
+  type TrackInfo,
+  type TrackSearchResult,
+  type UserProfile,
+} from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
 import { startTrendsStandin, type TrendsStandin } from '../../test/standins/trends.js';
-import { topicItems, topicSources } from '../../db/schema/index.js';
+import { pointsLedger, topicItems, topicSources } from '../../db/schema/index.js';
 import { SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import { REFRESH_JOB } from './topic.module.js';
 import { commands } from '../../cli/commands.js';
 
-const angleJson = (n: number) =>
-  JSON.stringify(Array.from({ length: n }, (_, i) => ({ angle: `角度${i + 1}`, title: `模型标题${i + 1}`, hook: `模型开头${i + 1}` })));
+const angleJson = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ angle: `角度${i + 1}`, title: `模型标题${i + 1}`, hook: `模型开头${i + 1}` })));
 
-describe.each(testDbKinds)('topics on %s', (dbKind) => {
+describeOnDatabases('topics on %s', (dbKind) => {
   let t: TestApp;
   let s: TrendsStandin;
   let llm: OpenAiStandin;
@@ -63,7 +73,16 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
   const byTitle = async (title: string) => (await hot(a.tokenValue, { pageSize: 100 })).data.records.find((r) => r.title === title)!;
 
   it('every topic route needs a session', async () => {
-    for (const [m, p] of [['GET', '/topic/v3/track/info'], ['POST', '/topic/v3/track/save'], ['GET', '/topic/v3/track/search?keyword=a'], ['GET', '/topic/v3/hot'], ['POST', '/topic/v3/collect'], ['POST', '/topic/v3/suggest'], ['POST', '/topic/v3/map/save'], ['GET', '/topic/v3/map/list']] as const) {
+    for (const [m, p] of [
+      ['GET', '/topic/v3/track/info'],
+      ['POST', '/topic/v3/track/save'],
+      ['GET', '/topic/v3/track/search?keyword=a'],
+      ['GET', '/topic/v3/hot'],
+      ['POST', '/topic/v3/collect'],
+      ['POST', '/topic/v3/suggest'],
+      ['POST', '/topic/v3/map/save'],
+      ['GET', '/topic/v3/map/list'],
+    ] as const) {
       expect((await t.call(m, p)).code, p).toBe(ErrorCode.NOT_LOGGED_IN);
     }
   });
@@ -98,7 +117,10 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
   });
 
   it('track/save stores the selection as the profile’s pipe-joined lists, per user', async () => {
-    const saved = await t.call<TrackInfo>('POST', '/topic/v3/track/save', { token: a.tokenValue, body: { sysTrack: ['教育', '科技数码', '人工智能', '教育'], userTrack: ['寒潮', '露营装备'] } });
+    const saved = await t.call<TrackInfo>('POST', '/topic/v3/track/save', {
+      token: a.tokenValue,
+      body: { sysTrack: ['教育', '科技数码', '人工智能', '教育'], userTrack: ['寒潮', '露营装备'] },
+    });
     expect(saved.code).toBe(0);
     expect(saved.data).toMatchObject({ sysTrack: ['教育', '科技数码', '人工智能'], userTrack: ['寒潮', '露营装备'] });
     expect(saved.data.customTrackData.map((c) => c.name)).toEqual(['寒潮', '露营装备']);
@@ -176,7 +198,9 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     const sys = await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '人工智能' } });
     expect(sys.data.tracks).toContainEqual(expect.objectContaining({ name: '人工智能', parent: '科技数码', system: true }));
     // A keyword of a track (not its name) finds it too.
-    expect((await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '火锅' } })).data.tracks.map((x) => x.name)).toContain('美食');
+    expect((await t.call<TrackSearchResult>('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: '火锅' } })).data.tracks.map((x) => x.name)).toContain(
+      '美食',
+    );
     const empty = await t.call('GET', '/topic/v3/track/search', { token: a.tokenValue, query: { keyword: ' ' } });
     expect(empty.code).toBe(ErrorCode.VALIDATION);
     expect(empty.msg).toContain('keyword');
@@ -279,7 +303,12 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     expect(res.code).toBe(0);
     expect(res.data).toMatchObject({ isAi: true, pointsCharged: cost, platform: 'wechat_mp' });
     expect(res.data.angles[0]).toEqual({ angle: '角度1', title: '模型标题1', hook: '模型开头1' });
-    expect(llm.received.at(-1)!.messages.map((m) => m.content).join('\n')).toContain('公众号');
+    expect(
+      llm.received
+        .at(-1)!
+        .messages.map((m) => m.content)
+        .join('\n'),
+    ).toContain('公众号');
     // A retry of the same request is not charged again.
     const retry = await t.call<TopicAngles>('POST', '/topic/v3/suggest', { token: a.tokenValue, body });
     expect(retry.data.pointsCharged).toBe(0);
@@ -299,6 +328,84 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     expect((await t.container.services.points.balance(a.user.id)).score).toBe(start - cost);
   });
 
+  it('933: a sensitive subject is refused before any charge; a model answer with a lexicon word is refused and refunded exactly once (angles and map node expansion)', async () => {
+    // A user of its own: /topic/v3/suggest allows 20 calls a minute per session, and the tests above used a's.
+    const a = await loginByPhone(t);
+    const points = t.container.services.points;
+    const cost = await points.costOf('topic_angles');
+    await points.grant(a.user.id, 100, { reason: 'test', idempotencyKey: `test:angles-933:${a.user.id}` });
+    // A sensitive keyword (a node the user typed on the map): 933 with the spec's message, nothing charged, model not asked.
+    const asked = llm.received.length;
+    const before = (await points.balance(a.user.id)).score;
+    const typed = await t.call('POST', '/topic/v3/suggest', {
+      token: a.tokenValue,
+      body: { keyword: '网络赌博怎么赚钱', modelConfigType: 'standin', requestId: 'req-933-input-01' },
+    });
+    expect(typed).toMatchObject({ code: ErrorCode.SENSITIVE_CONTENT, msg: '描述词存在敏感内容' });
+    expect(llm.received.length).toBe(asked);
+    expect((await points.balance(a.user.id)).score).toBe(before);
+    // The offline writer refuses it too: the check does not depend on the model.
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { keyword: '网络赌博怎么赚钱' } })).code).toBe(ErrorCode.SENSITIVE_CONTENT);
+
+    // The model answers with a lexicon word in one hook: the whole answer is refused, the charge refunded once.
+    const dirty = JSON.parse(angleJson(6)) as Array<{ angle: string; title: string; hook: string }>;
+    dirty[3]!.hook = '有人靠线上赌场翻身？';
+    for (const [i, body] of [
+      // The topic drawer's angles...
+      { keyword: '寒潮', modelConfigType: 'standin', requestId: 'req-933-model-01' },
+      // ...and the divergent map's AI 扩展 of a node (the same call with the node's text and count 6).
+      { keyword: '冬季露营', count: 6, modelConfigType: 'standin', requestId: 'req-933-node-01' },
+    ].entries()) {
+      llm.script.push({ kind: 'reply', reply: { content: JSON.stringify(dirty) } });
+      const res = await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body });
+      expect(res, `case ${i}`).toMatchObject({ code: ErrorCode.SENSITIVE_CONTENT, msg: '生成内容存在敏感内容，已退还积分' });
+      expect((await points.balance(a.user.id)).score).toBe(before);
+      const key = `angles:${a.user.id}:${body.requestId}`;
+      const rows = await t.container.db.select().from(pointsLedger).where(eq(pointsLedger.userId, a.user.id));
+      expect(rows.filter((r) => r.idempotencyKey === key).map((r) => r.delta)).toEqual([-cost]);
+      expect(rows.filter((r) => r.idempotencyKey === `refund:${key}`).map((r) => r.delta)).toEqual([cost]);
+      // The same request again is not a second refund (nor a free retry).
+      expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body })).code).toBe(ErrorCode.CONFLICT);
+      expect((await points.balance(a.user.id)).score).toBe(before);
+    }
+
+    // A word the operator adds (lexicon:add) applies to angles at once: the lexicon (modules/lexicon) is shared with writing.
+    await commands['lexicon:add']!.run(t.container, { word: '露营黑话' });
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { keyword: '露营黑话大全' } })).code).toBe(ErrorCode.SENSITIVE_CONTENT);
+    await commands['lexicon:remove']!.run(t.container, { word: '露营黑话' });
+  });
+
+  it('angles use the persona when one is set (its voice in the prompt); another user’s persona is not found', async () => {
+    const a = await loginByPhone(t);
+    const saved = await t.call<Persona>('POST', '/persona/save', {
+      token: a.tokenValue,
+      body: { name: '露营老炮', platform: '小红书', industry: '户外', audience: '新手露营爱好者', tone: '幽默', tabooWords: ['最便宜'], sampleTexts: [] },
+    });
+    expect(saved.code).toBe(0);
+    await t.container.services.points.grant(a.user.id, 100, { reason: 'test', idempotencyKey: `test:angles-persona:${a.user.id}` });
+    const res = await t.call<TopicAngles>('POST', '/topic/v3/suggest', {
+      token: a.tokenValue,
+      body: { keyword: '冬季露营', modelConfigType: 'standin', personaId: saved.data.id, requestId: 'req-persona-0001' },
+    });
+    expect(res.code).toBe(0);
+    const prompt = llm.received
+      .at(-1)!
+      .messages.map((m) => m.content)
+      .join('\n');
+    for (const part of ['人设：露营老炮', '目标读者：新手露营爱好者', '语气：幽默', '禁止出现的词：最便宜', '符合上面的人设']) expect(prompt).toContain(part);
+    // Without one, no persona lines.
+    await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { keyword: '冬季露营', modelConfigType: 'standin', requestId: 'req-persona-0002' } });
+    expect(
+      llm.received
+        .at(-1)!
+        .messages.map((m) => m.content)
+        .join('\n'),
+    ).not.toContain('人设：');
+    const other = await t.call('POST', '/topic/v3/suggest', { token: b.tokenValue, body: { keyword: '冬季露营', personaId: saved.data.id } });
+    expect(other).toMatchObject({ code: ErrorCode.NOT_FOUND, msg: '人设不存在' });
+    expect((await t.call('POST', '/topic/v3/suggest', { token: a.tokenValue, body: { keyword: '冬季露营', personaId: 'x' } })).code).toBe(ErrorCode.VALIDATION);
+  });
+
   it('divergent maps: save, update, list, reopen and delete, per user', async () => {
     const data = { root: { data: { text: '寒潮' }, children: [{ data: { text: '角度：防寒清单' }, children: [] }] } };
     const saved = await t.call<MapItem>('POST', '/topic/v3/map/save', { token: a.tokenValue, body: { title: '寒潮选题', data } });
@@ -315,7 +422,11 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     expect((await t.call('POST', '/topic/v3/map/save', { token: b.tokenValue, body: { id, title: 'x', data: {} } })).code).toBe(ErrorCode.NOT_FOUND);
     expect((await t.call('POST', '/topic/v3/map/delete', { token: b.tokenValue, body: { id } })).code).toBe(ErrorCode.NOT_FOUND);
     expect((await t.call<unknown[]>('GET', '/topic/v3/map/list', { token: b.tokenValue })).data).toEqual([]);
-    for (const [body, msg] of [[{ data }, /title/], [{ title: '无内容' }, /data/], [{ title: 'x', data: { big: 'x'.repeat(210_000) } }, /data.*过大/]] as const) {
+    for (const [body, msg] of [
+      [{ data }, /title/],
+      [{ title: '无内容' }, /data/],
+      [{ title: 'x', data: { big: 'x'.repeat(210_000) } }, /data.*过大/],
+    ] as const) {
       const r = await t.call('POST', '/topic/v3/map/save', { token: a.tokenValue, body });
       expect(r.code).toBe(ErrorCode.VALIDATION);
       expect(r.msg).toMatch(msg);
@@ -332,7 +443,9 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
     expect(await commands['topic:track']!.run(t.container, { name: '宠物', keywords: '猫咪,狗狗,宠物,铲屎官' })).toMatchObject({ created: false });
     const listed = (await commands['topic:tracks']!.run(t.container, {})) as Array<{ name: string; parent: string | null; keywords: string }>;
     expect(listed).toContainEqual(expect.objectContaining({ name: '猫咪', parent: '宠物', keywords: '猫咪、猫粮' }));
-    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: a.tokenValue })).data.trackData.find((x) => x.name === '宠物')!.children.map((c) => c.name)).toEqual(['猫咪']);
+    expect((await t.call<TrackInfo>('GET', '/topic/v3/track/info', { token: a.tokenValue })).data.trackData.find((x) => x.name === '宠物')!.children.map((c) => c.name)).toEqual([
+      '猫咪',
+    ]);
 
     s.baidu = [{ title: '猫咪冬天怕冷吗？铲屎官必看', heat: 900_000 }];
     const summary = (await commands['topic:refresh']!.run(t.container, {})) as { fetched: string[] };
@@ -356,7 +469,7 @@ describe.each(testDbKinds)('topics on %s', (dbKind) => {
   });
 });
 
-describe.each(testDbKinds)('topics with only the embedded snapshot on %s', (dbKind) => {
+describeOnDatabases('topics with only the embedded snapshot on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -381,7 +494,7 @@ describe.each(testDbKinds)('topics with only the embedded snapshot on %s', (dbKi
   });
 });
 
-describe.each(testDbKinds)('model classification when a model is the default, on %s', (dbKind) => {
+describeOnDatabases('model classification when a model is the default, on %s', (dbKind) => {
   let t: TestApp;
   let s: TrendsStandin;
   let llm: OpenAiStandin;

@@ -17,17 +17,26 @@ export class UserRepo {
   }
 
   async liveByPhone(phone: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(and(eq(users.phone, phone), isNull(users.deletedAt)));
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.phone, phone), isNull(users.deletedAt)));
     return row;
   }
 
   async liveByOpenid(openid: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(and(eq(users.wxOpenid, openid), isNull(users.deletedAt)));
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.wxOpenid, openid), isNull(users.deletedAt)));
     return row;
   }
 
   async liveByInviteCode(code: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(and(eq(users.inviteCode, code), isNull(users.deletedAt)));
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.inviteCode, code), isNull(users.deletedAt)));
     return row;
   }
 

@@ -25,6 +25,7 @@ export class UserService {
       uid: user.uid,
       username: user.username,
       nickname: user.nickname,
+      avatar: user.avatarUrl,
       phone: maskPhone(user.phone),
       creatorType: user.creatorType,
       firstCreatePersona: user.firstCreatePersona,
@@ -60,6 +61,13 @@ export class UserService {
 
   async changeNickname(userId: number, nickname: string): Promise<UserProfile> {
     const user = await this.repo.update(userId, { nickname });
+    if (!user) throw appError(ErrorCode.SESSION_REVOKED);
+    return this.toProfile(user);
+  }
+
+  /** `url` is an image the caller has just uploaded through the image rules (magic bytes, size cap). */
+  async setAvatar(userId: number, url: string): Promise<UserProfile> {
+    const user = await this.repo.update(userId, { avatarUrl: url });
     if (!user) throw appError(ErrorCode.SESSION_REVOKED);
     return this.toProfile(user);
   }

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, type GlobalSetting, type UserProfile } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { clientLogs, userEvents, users } from '../../db/schema/index.js';
 
 type Setting = { settingKey: string; settingValue: string; label: string };
 
-describe.each(testDbKinds)('user on %s', (dbKind) => {
+describeOnDatabases('user on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -18,7 +18,12 @@ describe.each(testDbKinds)('user on %s', (dbKind) => {
   });
 
   it('every user route needs a session', async () => {
-    for (const [method, path] of [['POST', '/user/change-nickname?nickname=abc'], ['POST', '/user/fill/info'], ['GET', '/user/setting/list'], ['PUT', '/user/setting/update']] as const) {
+    for (const [method, path] of [
+      ['POST', '/user/change-nickname?nickname=abc'],
+      ['POST', '/user/fill/info'],
+      ['GET', '/user/setting/list'],
+      ['PUT', '/user/setting/update'],
+    ] as const) {
       expect((await t.call(method, path)).code).toBe(ErrorCode.NOT_LOGGED_IN);
     }
   });
@@ -62,7 +67,13 @@ describe.each(testDbKinds)('user on %s', (dbKind) => {
       body: { creatorType: 'personal', industries: ['美食', '美食', '旅行'], customIndustries: ['露营装备'], creationPlatform: ['xiaohongshu', 'wechat_mp'] },
     });
     expect(res.code).toBe(0);
-    expect(res.data).toMatchObject({ userProfile: true, creatorType: 'personal', industries: ['美食', '旅行'], customIndustries: ['露营装备'], creationPlatform: ['xiaohongshu', 'wechat_mp'] });
+    expect(res.data).toMatchObject({
+      userProfile: true,
+      creatorType: 'personal',
+      industries: ['美食', '旅行'],
+      customIndustries: ['露营装备'],
+      creationPlatform: ['xiaohongshu', 'wechat_mp'],
+    });
   });
 
   it('keeps settings per user', async () => {

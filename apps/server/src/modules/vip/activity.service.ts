@@ -1,10 +1,9 @@
-import { and, asc, count, desc, eq, gt, isNull, like, ne } from 'drizzle-orm';
 import { chinaDay } from '@inkstone/shared';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { contests, inviteRewards, pointsLedger, users } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { UserService } from '../user/user.service.js';
 import type { PointsService } from './points.service.js';
+import type { ActivityRepo } from './activity.repo.js';
 
 /** Invitation rewards: both sides, once per invitee. */
 export const inviteRules = { inviterReward: 100, inviteeReward: 50 };
@@ -19,7 +18,7 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
  */
 export class ActivityService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: ActivityRepo,
     private readonly points: PointsService,
     private readonly users: UserService,
     private readonly clock: Clock,
@@ -31,7 +30,7 @@ export class ActivityService {
    * The welcome grant, called by registration inside the transaction that creates the user, so an account
    * never exists without it (or with it twice: the ledger key `welcome:<userId>` is unique).
    */
-  async grantWelcome(userId: number, db: DbOrTx = this.db): Promise<boolean> {
+  async grantWelcome(userId: number, db?: DbOrTx): Promise<boolean> {
     if (this.welcomePoints <= 0) return false;
     const r = await this.points.grant(userId, this.welcomePoints, { reason: '新用户欢迎积分', idempotencyKey: `welcome:${userId}`, kind: 'welcome' }, db);
     return !r.duplicate;
@@ -53,23 +52,21 @@ export class ActivityService {
    * on VIP; an invitee is settled at the latest on their first page load after registering.
    */
   async settleInvite(inviteeId: number): Promise<boolean> {
-    const [invitee] = await this.db.select({ id: users.id, invitedByCode: users.invitedByCode }).from(users).where(eq(users.id, inviteeId));
-    if (!invitee?.invitedByCode) return false;
-    const [done] = await this.db.select({ id: inviteRewards.inviteeId }).from(inviteRewards).where(eq(inviteRewards.inviteeId, inviteeId));
-    if (done) return false;
-    const [inviter] = await this.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.inviteCode, invitee.invitedByCode), isNull(users.deletedAt)));
-    if (!inviter || inviter.id === inviteeId) return false;
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(inviteRewards)
-        .values({ inviteeId, inviterId: inviter.id, inviterReward: inviteRules.inviterReward, inviteeReward: inviteRules.inviteeReward, createdAt: this.clock.now() })
-        .onConflictDoNothing()
-        .returning();
-      if (!row) return false;
-      await this.points.grant(inviter.id, inviteRules.inviterReward, { reason: '邀请好友奖励', idempotencyKey: `invite:${inviteeId}:inviter` }, tx);
+    const invitedByCode = await this.repo.invitedByCode(inviteeId);
+    if (!invitedByCode) return false;
+    if (await this.repo.inviteSettled(inviteeId)) return false;
+    const inviterId = await this.repo.liveUserIdByInviteCode(invitedByCode);
+    if (inviterId === undefined || inviterId === inviteeId) return false;
+    return this.repo.transaction(async (repo, tx) => {
+      const recorded = await repo.insertInviteReward({
+        inviteeId,
+        inviterId,
+        inviterReward: inviteRules.inviterReward,
+        inviteeReward: inviteRules.inviteeReward,
+        createdAt: this.clock.now(),
+      });
+      if (!recorded) return false;
+      await this.points.grant(inviterId, inviteRules.inviterReward, { reason: '邀请好友奖励', idempotencyKey: `invite:${inviteeId}:inviter` }, tx);
       await this.points.grant(inviteeId, inviteRules.inviteeReward, { reason: '受邀注册奖励', idempotencyKey: `invite:${inviteeId}:invitee` }, tx);
       return true;
     });
@@ -78,35 +75,20 @@ export class ActivityService {
   async invitePopup(userId: number) {
     await this.settleInvite(userId);
     const user = await this.users.requireUser(userId);
-    const [{ n } = { n: 0 }] = await this.db.select({ n: count() }).from(inviteRewards).where(eq(inviteRewards.inviterId, userId));
-    return { inviteCode: user.inviteCode, rules: inviteRules, invitedCount: n, inviteSuccessInfo: await this.takeSuccessInfo(userId) };
+    const invitedCount = await this.repo.invitedCount(userId);
+    return { inviteCode: user.inviteCode, rules: inviteRules, invitedCount, inviteSuccessInfo: await this.takeSuccessInfo(userId) };
   }
 
   /** The oldest unseen invite success for this user, marked seen by the same conditional update: shown once. */
   private async takeSuccessInfo(userId: number) {
     const now = this.clock.now();
-    const [candidate] = await this.db
-      .select({ id: inviteRewards.inviteeId })
-      .from(inviteRewards)
-      .where(and(eq(inviteRewards.inviterId, userId), isNull(inviteRewards.inviterSeenAt)))
-      .orderBy(asc(inviteRewards.createdAt))
-      .limit(1);
-    const [asInviter] = candidate
-      ? await this.db
-        .update(inviteRewards)
-        .set({ inviterSeenAt: now })
-        .where(and(eq(inviteRewards.inviteeId, candidate.id), isNull(inviteRewards.inviterSeenAt)))
-        .returning()
-      : [];
+    const candidate = await this.repo.oldestUnseenByInviter(userId);
+    const asInviter = candidate !== undefined ? await this.repo.markSeenByInviter(candidate, now) : undefined;
     if (asInviter) {
       const other = await this.users.requireUser(asInviter.inviteeId).catch(() => null);
       return { role: 'inviter' as const, reward: asInviter.inviterReward, nickname: other?.nickname ?? '好友', createdAt: asInviter.createdAt.toISOString() };
     }
-    const [asInvitee] = await this.db
-      .update(inviteRewards)
-      .set({ inviteeSeenAt: now })
-      .where(and(eq(inviteRewards.inviteeId, userId), isNull(inviteRewards.inviteeSeenAt)))
-      .returning();
+    const asInvitee = await this.repo.markSeenByInvitee(userId, now);
     if (asInvitee) {
       const other = await this.users.requireUser(asInvitee.inviterId).catch(() => null);
       return { role: 'invitee' as const, reward: asInvitee.inviteeReward, nickname: other?.nickname ?? '好友', createdAt: asInvitee.createdAt.toISOString() };
@@ -122,12 +104,7 @@ export class ActivityService {
     const setting = await this.users.globalSetting();
     const day = chinaDay(this.clock.now());
     const todayKey = `daily:${userId}:${day}`;
-    const [previous] = await this.db
-      .select({ key: pointsLedger.idempotencyKey })
-      .from(pointsLedger)
-      .where(and(eq(pointsLedger.userId, userId), like(pointsLedger.idempotencyKey, `daily:${userId}:%`), ne(pointsLedger.idempotencyKey, todayKey)))
-      .orderBy(desc(pointsLedger.id))
-      .limit(1);
+    const previousKey = await this.repo.previousDailyKey(userId, todayKey);
     let claimed = false;
     let dailyReward = 0;
     let returnReward = 0;
@@ -136,7 +113,7 @@ export class ActivityService {
       claimed = !r.duplicate;
       if (claimed) dailyReward = setting.activeReward;
     }
-    const lastDay = previous?.key.split(':')[2];
+    const lastDay = previousKey?.split(':')[2];
     if (claimed && lastDay && dayNumber(day) - dayNumber(lastDay) >= RETURN_AFTER_DAYS && setting.autoRenewalDays > 0) {
       const r = await this.points.grant(userId, setting.autoRenewalDays, { reason: '回归奖励', idempotencyKey: `return:${userId}:${day}` });
       if (!r.duplicate) returnReward = setting.autoRenewalDays;
@@ -152,14 +129,14 @@ export class ActivityService {
   /** The running contest, else the next one; null when none is scheduled. */
   async currentContest() {
     const now = this.clock.now();
-    const [c] = await this.db.select().from(contests).where(gt(contests.endAt, now)).orderBy(asc(contests.startAt)).limit(1);
+    const c = await this.repo.nextContest(now);
     if (!c) return null;
     return { id: c.id, name: c.name, startAt: c.startAt.toISOString(), endAt: c.endAt.toISOString(), active: c.startAt <= now };
   }
 
   async upsertContest(c: { id: string; name: string; startAt: Date; endAt: Date }) {
     if (!(c.endAt > c.startAt)) throw new Error('--end must be after --start');
-    await this.db.insert(contests).values(c).onConflictDoUpdate({ target: contests.id, set: { name: c.name, startAt: c.startAt, endAt: c.endAt } });
+    await this.repo.upsertContest(c);
     return this.currentContest();
   }
 
@@ -169,7 +146,14 @@ export class ActivityService {
 
   async config(openPayment: boolean) {
     const s = await this.users.globalSetting();
-    return { invite: inviteRules, dailyReward: s.activeReward, returnReward: s.autoRenewalDays, returnAfterDays: RETURN_AFTER_DAYS, openPayment, welcomePoints: this.welcomePoints };
+    return {
+      invite: inviteRules,
+      dailyReward: s.activeReward,
+      returnReward: s.autoRenewalDays,
+      returnAfterDays: RETURN_AFTER_DAYS,
+      openPayment,
+      welcomePoints: this.welcomePoints,
+    };
   }
 
   async homepage(userId: number | null) {

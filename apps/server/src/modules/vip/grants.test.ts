@@ -1,15 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { nextIp, startTestApp, type TestApp } from '../../test/app.js';
 import { latestCode, loginByPhone, nextPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { pointsLedger } from '../../db/schema/index.js';
 import { loadConfig } from '../../config.js';
 
 const DAY = 86_400_000;
 
 const ledgerOf = (t: TestApp, userId: number, keyLike = '%') =>
-  t.container.db.select().from(pointsLedger).where(and(eq(pointsLedger.userId, userId), like(pointsLedger.idempotencyKey, keyLike)));
+  t.container.db
+    .select()
+    .from(pointsLedger)
+    .where(and(eq(pointsLedger.userId, userId), like(pointsLedger.idempotencyKey, keyLike)));
 /** The stored balance, read without the side effects of GET /vip/user/score. */
 const stored = async (t: TestApp, userId: number) => (await t.container.services.points.balance(userId)).score;
 
@@ -19,7 +22,7 @@ it('WELCOME_POINTS defaults to 100 and rejects nonsense', () => {
   expect(() => loadConfig({ WELCOME_POINTS: '-5' })).toThrow(/WELCOME_POINTS/);
 });
 
-describe.each(testDbKinds)('welcome grant on %s', (dbKind) => {
+describeOnDatabases('welcome grant on %s', (dbKind) => {
   let t: TestApp;
   let none: TestApp;
   beforeAll(async () => {
@@ -68,7 +71,7 @@ describe.each(testDbKinds)('welcome grant on %s', (dbKind) => {
   });
 });
 
-describe.each(testDbKinds)('daily login reward credited on the first visit of the day on %s', (dbKind) => {
+describeOnDatabases('daily login reward credited on the first visit of the day on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });

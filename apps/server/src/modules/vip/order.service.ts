@@ -1,19 +1,18 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Logger } from 'pino';
 import { ErrorCode, type OrderStatus, type PayChannel, type PayQr } from '@inkstone/shared';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { payOrders } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../db/client.js';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
 import type { PaymentGateways } from '../../integrations/payment/index.js';
-import { PaymentNotifyError, type NotifyReply, type PaymentGateway, type RawNotification } from '../../integrations/payment/types.js';
+import { PaymentNotifyError, type NotifyReply, type PaymentGateway, type RawNotification, type VerifiedRefund } from '../../integrations/payment/types.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { PointsService } from './points.service.js';
 import type { VipService } from './vip.service.js';
+import type { OrderRepo, OrderRow } from './order.repo.js';
 
-export type OrderRow = typeof payOrders.$inferSelect;
+export type { OrderRow };
 type OrderKind = OrderRow['kind'];
 
 export interface OrderOptions {
@@ -46,12 +45,19 @@ export function newOrderNo(now: Date): string {
  * pending -> paid with a conditional update in the same transaction that grants points (ledger key
  * `order:<orderNo>`) and extends VIP, so replays, duplicates and races all find it already paid.
  */
-/** The worker's scheduled sweep that expires and closes overdue orders (app.ts schedules `sweepExpired`). */
+/** The worker's scheduled sweep that expires and closes overdue orders (vip.module.ts schedules `sweepExpired`). */
 export const ORDER_EXPIRY_JOB = 'vip.order-expiry';
 
 export class OrderService {
+  /** Refunds a gateway reports on the payment notify URL (Alipay) go to the refund service (vip.module.ts wires it). */
+  private refunds: ((gatewayName: string, refund: VerifiedRefund) => Promise<NotifyReply>) | null = null;
+
+  useRefunds(handler: (gatewayName: string, refund: VerifiedRefund) => Promise<NotifyReply>) {
+    this.refunds = handler;
+  }
+
   constructor(
-    private readonly db: Db,
+    private readonly repo: OrderRepo,
     private readonly gateways: PaymentGateways,
     private readonly catalogue: CatalogueService,
     private readonly points: PointsService,
@@ -84,7 +90,7 @@ export class OrderService {
     const now = this.clock.now();
     const expireAt = new Date(now.getTime() + this.opts.ttlMs);
     const orderNo = newOrderNo(now);
-    await this.db.insert(payOrders).values({ orderNo, userId, kind, itemId, item, amountFen, gateway: gateway.name, channel, expireAt, createdAt: now });
+    await this.repo.insert({ orderNo, userId, kind, itemId, item, amountFen, gateway: gateway.name, channel, expireAt, createdAt: now });
     let codeUrl: string;
     try {
       ({ codeUrl } = await gateway.createQr({
@@ -96,17 +102,16 @@ export class OrderService {
       }));
     } catch (err) {
       this.log.error({ err, orderNo, gateway: gateway.name }, 'payment gateway refused to create the QR order');
-      await this.db.update(payOrders).set({ status: 'closed' }).where(and(eq(payOrders.orderNo, orderNo), eq(payOrders.status, 'pending')));
+      await this.repo.endPending(orderNo, 'closed');
       throw appError(ErrorCode.PAY_GATEWAY_FAILED);
     }
-    await this.db.update(payOrders).set({ codeUrl }).where(eq(payOrders.orderNo, orderNo));
+    await this.repo.setCodeUrl(orderNo, codeUrl);
     const qrImage = await QRCode.toDataURL(codeUrl, { margin: 1, width: 240 });
     return { orderNo, codeUrl, qrImage, expireAt: expireAt.toISOString(), amount: amountFen, payChannel: channel, sandbox: gateway.sandbox };
   }
 
   async byNo(orderNo: string): Promise<OrderRow | undefined> {
-    const [row] = await this.db.select().from(payOrders).where(eq(payOrders.orderNo, orderNo));
-    return row;
+    return this.repo.byNo(orderNo);
   }
 
   /**
@@ -126,17 +131,7 @@ export class OrderService {
   }
 
   private async pollGateway(order: OrderRow) {
-    const now = this.clock.now();
-    const claimed = await this.db
-      .update(payOrders)
-      .set({ lastQueryAt: now })
-      .where(and(
-        eq(payOrders.orderNo, order.orderNo),
-        eq(payOrders.status, 'pending'),
-        or(isNull(payOrders.lastQueryAt), lte(payOrders.lastQueryAt, new Date(now.getTime() - this.opts.queryIntervalMs))),
-      ))
-      .returning({ id: payOrders.id });
-    if (claimed.length === 0) return;
+    if (!(await this.repo.claimQuery(order.orderNo, this.clock.now(), this.opts.queryIntervalMs))) return;
     const gateway = this.gatewayFor(order);
     if (!gateway) return;
     try {
@@ -169,18 +164,13 @@ export class OrderService {
         return 'pending';
       }
     }
-    await this.db.update(payOrders).set({ status: 'expired' }).where(and(eq(payOrders.orderNo, order.orderNo), eq(payOrders.status, 'pending')));
+    await this.repo.endPending(order.orderNo, 'expired');
     return 'expired';
   }
 
   /** Worker-role sweep: expires (and closes at the gateway) pending orders past their time. */
   async sweepExpired(limit = 100): Promise<number> {
-    const due = await this.db
-      .select()
-      .from(payOrders)
-      .where(and(eq(payOrders.status, 'pending'), lte(payOrders.expireAt, this.clock.now())))
-      .orderBy(asc(payOrders.expireAt))
-      .limit(limit);
+    const due = await this.repo.duePending(this.clock.now(), limit);
     let expired = 0;
     for (const order of due) if ((await this.expire(order)) === 'expired') expired += 1;
     return expired;
@@ -206,6 +196,10 @@ export class OrderService {
       this.log.error({ err, gateway: gatewayName }, 'payment notification could not be processed');
       return gateway.failureReply('internal error');
     }
+    if (n.refund) {
+      if (!this.refunds) return gateway.failureReply('refunds not handled');
+      return this.refunds(gatewayName, n.refund);
+    }
     if (!n.paid) {
       this.log.info({ gateway: gatewayName, orderNo: n.orderNo }, 'non-payment notification acknowledged');
       return gateway.successReply();
@@ -228,16 +222,13 @@ export class OrderService {
       this.log.error({ orderNo, expected: order.amountFen, got: payment.amountFen, transactionId: payment.transactionId }, 'payment amount does not match the order: not credited');
       return 'amount_mismatch';
     }
-    if (order.status === 'paid') return 'duplicate';
+    // Refunded orders were paid: a replayed payment notification changes nothing.
+    if (order.status === 'paid' || order.status === 'refunded' || order.status === 'partially_refunded') return 'duplicate';
     const paidAt = payment.paidAt ?? this.clock.now();
     if (order.status !== 'pending' || paidAt > order.expireAt) return this.recordLate(order, payment);
 
-    const outcome = await this.db.transaction(async (tx) => {
-      const [won] = await tx
-        .update(payOrders)
-        .set({ status: 'paid', paidAt, transactionId: payment.transactionId })
-        .where(and(eq(payOrders.orderNo, orderNo), eq(payOrders.status, 'pending')))
-        .returning();
+    const outcome = await this.repo.transaction(async (orders, tx) => {
+      const won = await orders.markPaid(orderNo, paidAt, payment.transactionId);
       if (!won) return null;
       const reason = won.kind === 'vip' ? `购买${won.item.name}` : `购买积分包 ${won.item.name}`;
       if (won.kind === 'vip') await this.vip.extend(won.userId, won.item.durationDays, tx);
@@ -260,23 +251,19 @@ export class OrderService {
    * manual refund (admin CLI `orders:review`) and logged loudly; acknowledged so the vendor stops retrying.
    */
   private async recordLate(order: OrderRow, payment: Payment): Promise<SettleOutcome> {
-    await this.db.transaction(async (tx) => {
-      await tx.update(payOrders).set({ status: 'expired' }).where(and(eq(payOrders.orderNo, order.orderNo), eq(payOrders.status, 'pending')));
-      await tx
-        .update(payOrders)
-        .set({ reviewReason: 'late_payment', reviewTransactionId: payment.transactionId, reviewAt: this.clock.now() })
-        .where(and(eq(payOrders.orderNo, order.orderNo), isNull(payOrders.reviewTransactionId)));
+    await this.repo.transaction(async (orders) => {
+      await orders.endPending(order.orderNo, 'expired');
+      await orders.markForReview(order.orderNo, 'late_payment', payment.transactionId, this.clock.now());
     });
-    this.log.error({ orderNo: order.orderNo, transactionId: payment.transactionId, amountFen: payment.amountFen }, 'payment for an expired order: NOT credited, refund needed (see orders:review)');
+    this.log.error(
+      { orderNo: order.orderNo, transactionId: payment.transactionId, amountFen: payment.amountFen },
+      'payment for an expired order: NOT credited, refund needed (see orders:review)',
+    );
     return 'late';
   }
 
   async list(userId: number, pageNum: number, pageSize: number) {
-    const where = eq(payOrders.userId, userId);
-    const [rows, [total]] = await Promise.all([
-      this.db.select().from(payOrders).where(where).orderBy(desc(payOrders.id)).limit(pageSize).offset((pageNum - 1) * pageSize),
-      this.db.select({ n: count() }).from(payOrders).where(where),
-    ]);
+    const { rows, total } = await this.repo.pageOfUser(userId, pageNum, pageSize);
     const now = this.clock.now();
     return {
       records: rows.map((o) => ({
@@ -290,13 +277,13 @@ export class OrderService {
         paidAt: o.paidAt?.toISOString() ?? null,
         sandbox: o.gateway === 'sandbox',
       })),
-      total: total?.n ?? 0,
+      total,
       pageNum,
       pageSize,
     };
   }
 
   async needingReview() {
-    return this.db.select().from(payOrders).where(sql`${payOrders.reviewReason} is not null`).orderBy(desc(payOrders.reviewAt));
+    return this.repo.needingReview();
   }
 }

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode, type PayQr } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { ORDER_EXPIRY_JOB } from './order.service.js';
 import { payOrders, pointsLedger, users } from '../../db/schema/index.js';
 import { SANDBOX_MERCHANT, SANDBOX_SIGNATURE_HEADER, type SandboxPaymentGateway } from '../../integrations/payment/sandbox.js';
 
 const DAY = 86_400_000;
 
-describe.each(testDbKinds)('VIP orders with the sandbox gateway on %s', (dbKind) => {
+describeOnDatabases('VIP orders with the sandbox gateway on %s', (dbKind) => {
   let t: TestApp;
   let sandbox: SandboxPaymentGateway;
   beforeAll(async () => {
@@ -27,15 +27,27 @@ describe.each(testDbKinds)('VIP orders with the sandbox gateway on %s', (dbKind)
   const notify = (body: string, signature = sandbox.sign(body)) =>
     fetch(`${t.url}/api/pay/notify/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature }, body });
   const payOnPage = async (orderNo: string, extra = '') => {
-    const res = await fetch(`${t.url}/api/pay/sandbox/checkout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `orderNo=${orderNo}${extra}` });
+    const res = await fetch(`${t.url}/api/pay/sandbox/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `orderNo=${orderNo}${extra}`,
+    });
     return res.text();
   };
 
   it('lists the default catalogue in fen', async () => {
     const plans = await t.call<Array<{ id: string; price: number; durationDays: number; points: number }>>('GET', '/vip/subscribe/category');
-    expect(plans.data.map((p) => [p.id, p.price, p.durationDays, p.points])).toEqual([['month', 3900, 30, 1000], ['quarter', 9900, 90, 3300], ['year', 29900, 365, 14000]]);
+    expect(plans.data.map((p) => [p.id, p.price, p.durationDays, p.points])).toEqual([
+      ['month', 3900, 30, 1000],
+      ['quarter', 9900, 90, 3300],
+      ['year', 29900, 365, 14000],
+    ]);
     const bundles = await t.call<Array<{ id: string; price: number; points: number }>>('GET', '/vip/score/bundle/list');
-    expect(bundles.data.map((b) => [b.points, b.price])).toEqual([[500, 1990], [2000, 5900], [5000, 12900]]);
+    expect(bundles.data.map((b) => [b.points, b.price])).toEqual([
+      [500, 1990],
+      [2000, 5900],
+      [5000, 12900],
+    ]);
     expect((await t.call('GET', '/vip/score/bundle/category')).data).toEqual(bundles.data);
   });
 
@@ -70,7 +82,10 @@ describe.each(testDbKinds)('VIP orders with the sandbox gateway on %s', (dbKind)
 
     const orders = await t.call<{ records: Array<{ orderNo: string; status: string; payChannel: string }>; total: number }>('GET', '/vip/order/list', { token });
     expect(orders.data.total).toBe(2);
-    expect(orders.data.records.map((o) => [o.orderNo, o.status, o.payChannel])).toEqual([[again.data.orderNo, 'paid', 'alipay'], [qr.data.orderNo, 'paid', 'wechat']]);
+    expect(orders.data.records.map((o) => [o.orderNo, o.status, o.payChannel])).toEqual([
+      [again.data.orderNo, 'paid', 'alipay'],
+      [qr.data.orderNo, 'paid', 'wechat'],
+    ]);
   });
 
   it('100 concurrent duplicate notifications for one order credit once', async () => {
@@ -93,7 +108,14 @@ describe.each(testDbKinds)('VIP orders with the sandbox gateway on %s', (dbKind)
   it('rejects forged, tampered, foreign, wrong-amount and unknown-order notifications and changes nothing', async () => {
     const { user, tokenValue: token } = await loginByPhone(t);
     const qr = await t.call<PayQr>('POST', '/vip/pay/score-bundle/qrcode', { token, body: { bundleId: 'p500' } });
-    const base = { merchant: SANDBOX_MERCHANT, order_no: qr.data.orderNo, transaction_id: 'SBXforged1', trade_state: 'SUCCESS', amount_fen: 1990, paid_at: t.clock.now().toISOString() };
+    const base = {
+      merchant: SANDBOX_MERCHANT,
+      order_no: qr.data.orderNo,
+      transaction_id: 'SBXforged1',
+      trade_state: 'SUCCESS',
+      amount_fen: 1990,
+      paid_at: t.clock.now().toISOString(),
+    };
     const good = JSON.stringify(base);
     const attempts = [
       notify(good, 'AAAA' + sandbox.sign(good).slice(4)),
@@ -146,7 +168,14 @@ describe.each(testDbKinds)('VIP orders with the sandbox gateway on %s', (dbKind)
     expect(await (await fetch(local(qr.data.codeUrl))).text()).toContain('已关闭或已过期');
 
     // The vendor claims a payment after expiry (e.g. a gateway that ignored our close).
-    const body = JSON.stringify({ merchant: SANDBOX_MERCHANT, order_no: late.data.orderNo, transaction_id: 'SBXlate1', trade_state: 'SUCCESS', amount_fen: 3900, paid_at: t.clock.now().toISOString() });
+    const body = JSON.stringify({
+      merchant: SANDBOX_MERCHANT,
+      order_no: late.data.orderNo,
+      transaction_id: 'SBXlate1',
+      trade_state: 'SUCCESS',
+      amount_fen: 3900,
+      paid_at: t.clock.now().toISOString(),
+    });
     expect((await notify(body)).status).toBe(204);
     expect(await orderRow(late.data.orderNo)).toMatchObject({ status: 'expired', reviewReason: 'late_payment', reviewTransactionId: 'SBXlate1' });
     expect(await userRow(user.id)).toMatchObject({ pointsBalance: 0, vipType: 'normal' });

@@ -1,76 +1,51 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { PaymentGateways } from '../../integrations/payment/index.js';
 import type { OrderService } from './order.service.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
-const orderNoParam = z.string().regex(/^[0-9A-Za-z_-]{6,32}$/, '订单号格式不正确');
+import type { RefundService } from './refund.service.js';
 
 /**
- * Vendor-facing endpoints (no session): payment notifications for every gateway, and the sandbox
- * checkout page that plays the payer's phone. Notifications are read as raw text because the
- * signatures cover the exact bytes.
+ * Vendor-facing endpoint (no session): payment notifications for every gateway, read as raw text because the
+ * signatures cover the exact bytes. The sandbox checkout page lives beside its gateway (integrations/payment).
  */
-export function payRoutes(deps: { orders: OrderService; gateways: PaymentGateways }) {
+export function payRoutes(deps: { orders: OrderService; refunds: RefundService }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     await app.register(async (notify) => {
       notify.removeAllContentTypeParsers();
       notify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
-      notify.post('/pay/notify/:gateway', {
-        schema: { hide: true, params: z.object({ gateway: z.enum(['sandbox', 'wechat', 'alipay']) }) },
-        config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
-      }, async (req, reply) => {
-        const rawBody = typeof req.body === 'string' ? req.body : '';
-        const { gateway } = req.params as { gateway: string };
-        const result = await deps.orders.handleNotification(gateway, { headers: req.headers, rawBody });
-        reply.status(result.status);
-        if (result.contentType) reply.type(result.contentType);
-        return reply.send(result.body === '' ? undefined : result.body);
-      });
-    });
-
-    const sandbox = deps.gateways.sandbox;
-    if (!sandbox) return;
-
-    const page = (body: string) => `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>扫码支付（沙箱）</title><style>body{font-family:system-ui,sans-serif;max-width:420px;margin:40px auto;padding:0 16px;color:#222}
-.tag{display:inline-block;background:#fa8c16;color:#fff;border-radius:4px;padding:0 6px;font-size:12px}.amount{font-size:36px;font-weight:600;margin:12px 0}
-button{background:#1677ff;color:#fff;border:0;border-radius:6px;padding:12px 24px;font-size:16px;width:100%}label{display:block;margin:16px 0;color:#666;font-size:14px}</style></head>
-<body><p><span class="tag">沙箱</span> 这是模拟的支付页面，不会产生真实扣款。</p>${body}</body></html>`;
-
-    app.get('/pay/sandbox/checkout', {
-      schema: { hide: true, querystring: z.object({ orderNo: orderNoParam }) },
-    }, async (req, reply) => {
-      reply.type('text/html; charset=utf-8');
-      const trade = sandbox.trade(req.query.orderNo);
-      if (!trade) return page('<h2>订单不存在</h2>');
-      if (trade.state === 'closed') return page('<h2>订单已关闭或已过期</h2><p>请回到电脑上重新下单。</p>');
-      if (trade.state === 'paid') return page('<h2>该订单已支付</h2>');
-      return page(`<h2>${escapeHtml(trade.order.description)}</h2><div class="amount">${yuan(trade.order.amountFen)}</div>
-<p>订单号 ${escapeHtml(trade.order.orderNo)}</p>
-<form method="post" action="/api/pay/sandbox/checkout"><input type="hidden" name="orderNo" value="${escapeHtml(trade.order.orderNo)}">
-<label><input type="checkbox" name="dropNotify" value="1"> 模拟支付通知丢失（由订单状态轮询补查）</label>
-<button type="submit">确认支付</button></form>`);
-    });
-
-    app.post('/pay/sandbox/checkout', {
-      schema: { hide: true, body: z.object({ orderNo: orderNoParam, dropNotify: z.string().optional() }) },
-    }, async (req, reply) => {
-      reply.type('text/html; charset=utf-8');
-      const paid = sandbox.pay(req.body.orderNo);
-      if (!paid.ok) return page(`<h2>支付失败</h2><p>${escapeHtml(paid.reason)}</p>`);
-      if (!req.body.dropNotify) {
-        // Delivered through the real notify route (signature check included), in-process because
-        // PUBLIC_URL may not be reachable from the server itself (LAN address, reverse proxy).
-        const n = paid.notification;
-        const res = await fastify.inject({ method: 'POST', url: new URL(n.url).pathname, headers: n.headers, payload: n.body });
-        if (res.statusCode >= 300) req.log.warn({ status: res.statusCode, body: res.body }, 'sandbox notification was refused');
-      }
-      return page('<h2>支付成功</h2><p>请回到电脑上的页面查看会员或积分。</p>');
+      notify.post(
+        '/pay/notify/:gateway',
+        {
+          schema: { hide: true, params: z.object({ gateway: z.enum(['sandbox', 'wechat', 'alipay']) }) },
+          config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
+        },
+        async (req, reply) => {
+          const rawBody = typeof req.body === 'string' ? req.body : '';
+          const { gateway } = req.params as { gateway: string };
+          const result = await deps.orders.handleNotification(gateway, { headers: req.headers, rawBody });
+          reply.status(result.status);
+          if (result.contentType) reply.type(result.contentType);
+          return reply.send(result.body === '' ? undefined : result.body);
+        },
+      );
+      // Refund results (WeChat Pay posts them to the notify_url of the refund request; Alipay uses the one above).
+      notify.post(
+        '/pay/refund-notify/:gateway',
+        {
+          schema: { hide: true, params: z.object({ gateway: z.enum(['sandbox', 'wechat', 'alipay']) }) },
+          config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
+        },
+        async (req, reply) => {
+          const rawBody = typeof req.body === 'string' ? req.body : '';
+          const { gateway } = req.params as { gateway: string };
+          const result = await deps.refunds.handleNotification(gateway, { headers: req.headers, rawBody });
+          reply.status(result.status);
+          if (result.contentType) reply.type(result.contentType);
+          return reply.send(result.body === '' ? undefined : result.body);
+        },
+      );
     });
   };
 }

@@ -1,11 +1,8 @@
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
-import { ErrorCode, type LedgerEntry, type LedgerKind } from '@inkstone/shared';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { pointCosts, pointsLedger, users } from '../../db/schema/index.js';
+import { ErrorCode, type LedgerEntry } from '@inkstone/shared';
+import type { DbOrTx } from '../../db/client.js';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
-
-export type { LedgerKind };
+import type { LedgerRow, PointsRepo } from './points.repo.js';
 
 export interface PointsResult {
   ledgerId: number;
@@ -33,7 +30,11 @@ export interface GrantOptions {
 /** Raised inside a transaction to roll it back when another writer already used the key. */
 class DuplicateKey extends Error {}
 
-type LedgerRow = typeof pointsLedger.$inferSelect;
+/** PostgreSQL's unique_violation, as node-postgres and PGlite report it (drizzle may wrap it as the cause). */
+const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
 
 const toResult = (row: LedgerRow, duplicate: boolean): PointsResult => ({ ledgerId: row.id, delta: row.delta, balance: row.balanceAfter, duplicate });
 
@@ -44,17 +45,17 @@ const toResult = (row: LedgerRow, duplicate: boolean): PointsResult => ({ ledger
  */
 export class PointsService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: PointsRepo,
     private readonly clock: Clock,
   ) {}
 
-  private async byKey(db: DbOrTx, key: string): Promise<LedgerRow | undefined> {
-    const [row] = await db.select().from(pointsLedger).where(eq(pointsLedger.idempotencyKey, key));
-    return row;
+  /** The repo on the caller's transaction when one is given, else on the database. */
+  private on(db: DbOrTx | undefined): PointsRepo {
+    return db ? this.repo.with(db) : this.repo;
   }
 
-  private async existing(db: DbOrTx, userId: number, key: string): Promise<PointsResult | undefined> {
-    const row = await this.byKey(db, key);
+  private async existing(repo: PointsRepo, userId: number, key: string): Promise<PointsResult | undefined> {
+    const row = await repo.byKey(key);
     if (!row) return undefined;
     // A key names one operation for one user; reusing it for someone else is a programming error.
     if (row.userId !== userId) throw new Error(`idempotency key ${key} belongs to another user`);
@@ -62,67 +63,89 @@ export class PointsService {
   }
 
   /** Runs `write` atomically; a unique-key collision with a concurrent writer becomes "duplicate". */
-  private async apply(db: DbOrTx, userId: number, key: string, write: (tx: DbOrTx) => Promise<LedgerRow>): Promise<PointsResult> {
-    const seen = await this.existing(db, userId, key);
+  private async apply(repo: PointsRepo, userId: number, key: string, write: (tx: PointsRepo) => Promise<LedgerRow>): Promise<PointsResult> {
+    const seen = await this.existing(repo, userId, key);
     if (seen) return seen;
     try {
-      const row = await db.transaction(async (tx) => write(tx));
+      const row = await repo.transaction(write);
       return toResult(row, false);
     } catch (err) {
       if (!(err instanceof DuplicateKey)) throw err;
-      const raced = await this.existing(db, userId, key);
+      const raced = await this.existing(repo, userId, key);
       if (!raced) throw new Error(`ledger key ${key} collided but is not readable`, { cause: err });
       return raced;
     }
   }
 
-  private async appendLedger(tx: DbOrTx, values: typeof pointsLedger.$inferInsert): Promise<LedgerRow> {
-    const [row] = await tx.insert(pointsLedger).values(values).onConflictDoNothing({ target: pointsLedger.idempotencyKey }).returning();
+  private async appendLedger(tx: PointsRepo, values: Parameters<PointsRepo['appendLedger']>[0]): Promise<LedgerRow> {
+    const row = await tx.appendLedger(values);
     if (!row) throw new DuplicateKey();
     return row;
   }
 
-  async balance(userId: number, db: DbOrTx = this.db): Promise<{ score: number; totalScore: number }> {
-    const [row] = await db.select({ score: users.pointsBalance, totalScore: users.pointsTotal }).from(users).where(eq(users.id, userId));
-    return row ?? { score: 0, totalScore: 0 };
+  async balance(userId: number, db?: DbOrTx): Promise<{ score: number; totalScore: number }> {
+    return (await this.on(db).balance(userId)) ?? { score: 0, totalScore: 0 };
   }
 
   /** Takes `amount` points or fails with POINTS_INSUFFICIENT; never goes below zero. */
-  async charge(userId: number, amount: number, opts: ChargeOptions, db: DbOrTx = this.db): Promise<PointsResult> {
+  async charge(userId: number, amount: number, opts: ChargeOptions, db?: DbOrTx): Promise<PointsResult> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('charge amount must be a positive integer');
     const kind = opts.kind ?? 'charge';
-    return this.apply(db, userId, opts.idempotencyKey, async (tx) => {
-      const [updated] = await tx
-        .update(users)
-        .set({ pointsBalance: sql`${users.pointsBalance} - ${amount}` })
-        .where(and(eq(users.id, userId), gte(users.pointsBalance, amount)))
-        .returning({ balance: users.pointsBalance });
-      if (!updated) {
-        const { score } = await this.balance(userId, tx);
+    if (!db) return this.chargeAlone(userId, amount, opts, kind);
+    return this.apply(this.on(db), userId, opts.idempotencyKey, async (tx) => {
+      const balance = await tx.debit(userId, amount);
+      if (balance === undefined) {
+        const score = (await tx.balance(userId))?.score ?? 0;
         throw appError(ErrorCode.POINTS_INSUFFICIENT, undefined, { iDataEventId: opts.eventId ?? opts.reason, balance: score, need: amount });
       }
       return this.appendLedger(tx, {
-        userId, delta: -amount, balanceAfter: updated.balance, kind, reason: opts.reason, idempotencyKey: opts.idempotencyKey, createdAt: this.clock.now(),
+        userId,
+        delta: -amount,
+        balanceAfter: balance,
+        kind,
+        reason: opts.reason,
+        idempotencyKey: opts.idempotencyKey,
+        createdAt: this.clock.now(),
       });
     });
   }
 
+  /**
+   * A charge outside any caller's transaction: one statement (debit + ledger row) in the common case, one round trip.
+   * Only a refusal or a used key reads more: the key's row (a retry answers "duplicate", even once the balance is short).
+   */
+  private async chargeAlone(userId: number, amount: number, opts: ChargeOptions, kind: 'charge' | 'deduct'): Promise<PointsResult> {
+    let row: LedgerRow | undefined;
+    try {
+      row = await this.repo.debitWithLedger(userId, amount, { kind, reason: opts.reason, idempotencyKey: opts.idempotencyKey, createdAt: this.clock.now() });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const seen = await this.existing(this.repo, userId, opts.idempotencyKey);
+      if (!seen) throw new Error(`ledger key ${opts.idempotencyKey} collided but is not readable`, { cause: err });
+      return seen;
+    }
+    if (row) return toResult(row, false);
+    const seen = await this.existing(this.repo, userId, opts.idempotencyKey);
+    if (seen) return seen;
+    const score = (await this.repo.balance(userId))?.score ?? 0;
+    throw appError(ErrorCode.POINTS_INSUFFICIENT, undefined, { iDataEventId: opts.eventId ?? opts.reason, balance: score, need: amount });
+  }
+
   /** Adds points. Grants (welcome included) also count toward totalScore; refunds only restore the balance. */
-  async grant(userId: number, amount: number, opts: GrantOptions, db: DbOrTx = this.db): Promise<PointsResult> {
+  async grant(userId: number, amount: number, opts: GrantOptions, db?: DbOrTx): Promise<PointsResult> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('grant amount must be a positive integer');
     const kind = opts.kind ?? 'grant';
-    return this.apply(db, userId, opts.idempotencyKey, async (tx) => {
-      const [updated] = await tx
-        .update(users)
-        .set({
-          pointsBalance: sql`${users.pointsBalance} + ${amount}`,
-          ...(kind !== 'refund' ? { pointsTotal: sql`${users.pointsTotal} + ${amount}` } : {}),
-        })
-        .where(eq(users.id, userId))
-        .returning({ balance: users.pointsBalance });
-      if (!updated) throw new Error(`user ${userId} does not exist`);
+    return this.apply(this.on(db), userId, opts.idempotencyKey, async (tx) => {
+      const balance = await tx.credit(userId, amount, kind !== 'refund');
+      if (balance === undefined) throw new Error(`user ${userId} does not exist`);
       return this.appendLedger(tx, {
-        userId, delta: amount, balanceAfter: updated.balance, kind, reason: opts.reason, idempotencyKey: opts.idempotencyKey, createdAt: this.clock.now(),
+        userId,
+        delta: amount,
+        balanceAfter: balance,
+        kind,
+        reason: opts.reason,
+        idempotencyKey: opts.idempotencyKey,
+        createdAt: this.clock.now(),
       });
     });
   }
@@ -131,8 +154,8 @@ export class PointsService {
    * Gives back (part of) a charge whose work failed. At most once per charge (key `refund:<chargeKey>`),
    * never more than was charged; a refund of an unknown charge is an error, not a free grant.
    */
-  async refund(userId: number, chargeKey: string, opts: { reason: string; amount?: number }, db: DbOrTx = this.db): Promise<PointsResult> {
-    const charge = await this.byKey(db, chargeKey);
+  async refund(userId: number, chargeKey: string, opts: { reason: string; amount?: number }, db?: DbOrTx): Promise<PointsResult> {
+    const charge = await this.on(db).byKey(chargeKey);
     if (!charge || charge.userId !== userId || (charge.kind !== 'charge' && charge.kind !== 'deduct')) {
       throw new Error(`no charge ${chargeKey} for user ${userId} to refund`);
     }
@@ -142,39 +165,65 @@ export class PointsService {
   }
 
   async history(userId: number, pageNum: number, pageSize: number) {
-    const where = eq(pointsLedger.userId, userId);
-    const [rows, [total]] = await Promise.all([
-      this.db.select().from(pointsLedger).where(where).orderBy(desc(pointsLedger.id)).limit(pageSize).offset((pageNum - 1) * pageSize),
-      this.db.select({ n: count() }).from(pointsLedger).where(where),
-    ]);
+    const { rows, total } = await this.repo.history(userId, pageNum, pageSize);
     const records: LedgerEntry[] = rows.map((r) => ({
-      id: r.id, delta: r.delta, balanceAfter: r.balanceAfter, kind: r.kind, reason: r.reason, createdAt: r.createdAt.toISOString(),
+      id: r.id,
+      delta: r.delta,
+      balanceAfter: r.balanceAfter,
+      kind: r.kind,
+      reason: r.reason,
+      createdAt: r.createdAt.toISOString(),
     }));
-    return { records, total: total?.n ?? 0, pageNum, pageSize };
+    return { records, total, pageNum, pageSize };
   }
 
   /** Whether a ledger key was used (daily reward, invite reward) without reading the whole history. */
   async used(key: string): Promise<boolean> {
-    return (await this.byKey(this.db, key)) !== undefined;
+    return (await this.repo.byKey(key)) !== undefined;
   }
 
-  async costs() {
-    return this.db.select({ feature: pointCosts.feature, name: pointCosts.name, point: pointCosts.point }).from(pointCosts).orderBy(pointCosts.feature);
+  /** The points dictionary in force now (scheduled changes that have started included). */
+  async costs(tx?: DbOrTx) {
+    return this.on(tx).costs(this.clock.now());
   }
 
   /** The price of a feature from the dictionary; paid features call this then charge(). */
   async costOf(feature: string): Promise<number> {
-    const [row] = await this.db.select({ point: pointCosts.point }).from(pointCosts).where(eq(pointCosts.feature, feature));
-    if (!row) throw new Error(`unknown paid feature ${feature}`);
-    return row.point;
+    const point = await this.repo.costOf(feature, this.clock.now());
+    if (point === undefined) throw new Error(`unknown paid feature ${feature}`);
+    return point;
   }
 
   async setCost(feature: string, name: string | undefined, point: number) {
     if (!Number.isInteger(point) || point < 0) throw new Error('point must be a non-negative integer');
-    await this.db
-      .insert(pointCosts)
-      .values({ feature, name: name ?? feature, point })
-      .onConflictDoUpdate({ target: pointCosts.feature, set: { point, ...(name ? { name } : {}), updatedAt: sql`now()` } });
+    // A feature already priced changes through a change effective now: an edit of its base row would stay hidden
+    // behind any change that has started.
+    const known = (await this.repo.costs(this.clock.now())).some((c) => c.feature === feature);
+    if (known) await this.scheduleCost({ feature, name, point });
+    else await this.repo.upsertCost(feature, name, point);
     return this.costs();
+  }
+
+  /** Price changes not started yet, soonest first. */
+  async pendingCostChanges() {
+    return this.repo.pendingCostChanges(this.clock.now());
+  }
+
+  /**
+   * Schedules a new price for a feature of the dictionary from `effectiveAt` (now when absent). Charges made before
+   * then keep the old price; the dictionary the web reads changes at that moment.
+   */
+  async scheduleCost(input: { feature: string; name?: string; point: number; effectiveAt?: Date }, tx?: DbOrTx) {
+    const now = this.clock.now();
+    const repo = this.on(tx);
+    const current = (await repo.costs(now)).find((c) => c.feature === input.feature);
+    if (!current) throw appError(ErrorCode.NOT_FOUND, `积分字典中没有功能 ${input.feature}`);
+    const effectiveAt = input.effectiveAt ?? now;
+    return repo.scheduleCost({ feature: input.feature, name: input.name ?? current.name, point: input.point, effectiveAt: effectiveAt < now ? now : effectiveAt });
+  }
+
+  /** Withdraws a scheduled change before it starts; undefined when there is no such pending change. */
+  async withdrawCostChange(id: number, tx?: DbOrTx) {
+    return this.on(tx).withdrawCostChange(id, this.clock.now());
   }
 }

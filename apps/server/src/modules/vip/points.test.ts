@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ErrorCode } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { pointsLedger, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 
@@ -20,7 +20,7 @@ async function balanceOf(t: TestApp, userId: number) {
   return row!;
 }
 
-describe.each(testDbKinds)('points ledger on %s', (dbKind) => {
+describeOnDatabases('points ledger on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -33,9 +33,7 @@ describe.each(testDbKinds)('points ledger on %s', (dbKind) => {
     const { user } = await loginByPhone(t);
     const points = t.container.services.points;
     await points.grant(user.id, 50 * 7, { reason: 'test', idempotencyKey: `seed:${user.id}` });
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) => points.charge(user.id, 7, { reason: 'article_deep', idempotencyKey: `c:${user.id}:${i}` })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => points.charge(user.id, 7, { reason: 'article_deep', idempotencyKey: `c:${user.id}:${i}` })));
     const ok = results.filter((r) => r.status === 'fulfilled');
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(ok).toHaveLength(50);
@@ -96,7 +94,10 @@ describe.each(testDbKinds)('points ledger on %s', (dbKind) => {
     const points = t.container.services.points;
     await points.grant(user.id, 40, { reason: '充值', idempotencyKey: `h1:${user.id}` });
     await points.charge(user.id, 5, { reason: '快速写作', idempotencyKey: `h2:${user.id}` });
-    const list = await t.call<{ records: Array<{ delta: number; reason: string; balanceAfter: number }>; total: number }>('GET', '/vip/score/consume/list', { token: tokenValue, query: { pageNum: 1, pageSize: 1 } });
+    const list = await t.call<{ records: Array<{ delta: number; reason: string; balanceAfter: number }>; total: number }>('GET', '/vip/score/consume/list', {
+      token: tokenValue,
+      query: { pageNum: 1, pageSize: 1 },
+    });
     expect(list.data.total).toBe(2);
     expect(list.data.records).toEqual([expect.objectContaining({ delta: -5, reason: '快速写作', balanceAfter: 35 })]);
     // The first balance read of the day also credits the daily login reward (20).

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCode } from '@inkstone/shared';
 import { nextIp, startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { redeemCodes, users } from '../../db/schema/index.js';
 import { commands } from '../../cli/commands.js';
 
 const DAY = 86_400_000;
 
-describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) => {
+describeOnDatabases('codes, invites and daily rewards on %s', (dbKind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ db: dbKind });
@@ -20,29 +20,36 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
 
   // Read from the profile: GET /vip/user/score would also credit the day's login reward.
   const score = async (token: string) => (await t.call<{ vipInfo: { score: number } }>('GET', '/auth/nowLoginUser', { token })).data.vipInfo.score;
-  const generate = (args: Record<string, string>) =>
-    commands['codes:generate']!.run(t.container, args) as Promise<{ codes: string[]; batch: string }>;
+  const generate = (args: Record<string, string>) => commands['codes:generate']!.run(t.container, args) as Promise<{ codes: string[]; batch: string }>;
 
   it('redeems a points code once per user, with distinct errors for wrong, used-up, expired and repeated codes', async () => {
     const a = await loginByPhone(t);
     const b = await loginByPhone(t);
     const { codes } = await generate({ kind: 'points', value: '100', count: '2', 'max-uses': '1', expires: '2999-12-31' });
     const [code, spare] = codes as [string, string];
-    const res = await t.call<{ kind: string; value: number; score: number }>('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: a.tokenValue, body: { code: code.toLowerCase() } });
+    const res = await t.call<{ kind: string; value: number; score: number }>('POST', '/vip/coupon-code/exchange', {
+      ip: nextIp(),
+      token: a.tokenValue,
+      body: { code: code.toLowerCase() },
+    });
     expect(res.data).toMatchObject({ kind: 'points', value: 100, score: 100 });
     expect((await t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: a.tokenValue, body: { code } })).code).toBe(ErrorCode.CODE_ALREADY_REDEEMED);
     expect((await t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: b.tokenValue, body: { code } })).code).toBe(ErrorCode.CODE_USED_UP);
     expect((await t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: b.tokenValue, body: { code: 'NOPE2345NOPE' } })).code).toBe(ErrorCode.CODE_INVALID);
     expect((await t.call('GET', '/rightsCode/exchange', { ip: nextIp(), token: b.tokenValue, query: { code: spare } })).data).toMatchObject({ score: 100 });
 
-    const { codes: [old] } = await generate({ kind: 'points', value: '5', count: '1', expires: '2000-01-01' });
+    const {
+      codes: [old],
+    } = await generate({ kind: 'points', value: '5', count: '1', expires: '2000-01-01' });
     expect((await t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: b.tokenValue, body: { code: old } })).code).toBe(ErrorCode.CODE_EXPIRED);
     expect(await score(a.tokenValue)).toBe(100);
     expect(await score(b.tokenValue)).toBe(100);
   });
 
   it('the last use of a limited code cannot be redeemed twice under concurrency', async () => {
-    const { codes: [code] } = await generate({ kind: 'points', value: '10', count: '1', 'max-uses': '3' });
+    const {
+      codes: [code],
+    } = await generate({ kind: 'points', value: '10', count: '1', 'max-uses': '3' });
     const people = await Promise.all(Array.from({ length: 8 }, () => loginByPhone(t)));
     const results = await Promise.all(people.map((p) => t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: p.tokenValue, body: { code } })));
     expect(results.filter((r) => r.code === 0)).toHaveLength(3);
@@ -50,7 +57,9 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
     const [row] = await t.container.db.select().from(redeemCodes).where(eq(redeemCodes.code, code!));
     expect(row!.usedCount).toBe(3);
     // Same user, same code, concurrently: once.
-    const { codes: [multi] } = await generate({ kind: 'points', value: '10', count: '1', 'max-uses': '50' });
+    const {
+      codes: [multi],
+    } = await generate({ kind: 'points', value: '10', count: '1', 'max-uses': '50' });
     const solo = await loginByPhone(t);
     const mine = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: solo.tokenValue, body: { code: multi } })));
     expect(mine.filter((r) => r.code === 0)).toHaveLength(1);
@@ -59,7 +68,9 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
 
   it('a VIP-days code extends membership', async () => {
     const p = await loginByPhone(t);
-    const { codes: [code] } = await generate({ kind: 'vip_days', value: '7', count: '1' });
+    const {
+      codes: [code],
+    } = await generate({ kind: 'vip_days', value: '7', count: '1' });
     const res = await t.call<{ vipExpiredTime: string }>('POST', '/vip/coupon-code/exchange', { ip: nextIp(), token: p.tokenValue, body: { code } });
     expect(Math.abs(new Date(res.data.vipExpiredTime).getTime() - (t.clock.now().getTime() + 7 * DAY))).toBeLessThan(60_000);
     expect((await t.call('GET', '/vip/user/info', { token: p.tokenValue })).data).toMatchObject({ isVip: true, vipType: 'vip' });
@@ -78,10 +89,15 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
     // The invitee's page loads (the score reads) also credited today's login reward (20).
     expect(await score(invitee.tokenValue)).toBe(50 + 20);
     expect(await score(inviter.tokenValue)).toBe(100);
-    const popup = await t.call<{ inviteCode: string; invitedCount: number; inviteSuccessInfo: { role: string; reward: number } | null }>('GET', '/vip/activity/invite/popup', { token: inviter.tokenValue });
+    const popup = await t.call<{ inviteCode: string; invitedCount: number; inviteSuccessInfo: { role: string; reward: number } | null }>('GET', '/vip/activity/invite/popup', {
+      token: inviter.tokenValue,
+    });
     expect(popup.data).toMatchObject({ inviteCode: inviter.user.inviteCode, invitedCount: 1, inviteSuccessInfo: { role: 'inviter', reward: 100 } });
     expect((await t.call<{ inviteSuccessInfo: unknown }>('GET', '/vip/activity/invite/popup', { token: inviter.tokenValue })).data.inviteSuccessInfo).toBeNull();
-    expect((await t.call<{ inviteSuccessInfo: { role: string } }>('GET', '/vip/activity/invite/popup', { token: invitee.tokenValue })).data.inviteSuccessInfo).toMatchObject({ role: 'invitee', reward: 50 });
+    expect((await t.call<{ inviteSuccessInfo: { role: string } }>('GET', '/vip/activity/invite/popup', { token: invitee.tokenValue })).data.inviteSuccessInfo).toMatchObject({
+      role: 'invitee',
+      reward: 50,
+    });
     await t.call('GET', '/vip/activity/invite/popup', { token: invitee.tokenValue });
     expect(await score(invitee.tokenValue)).toBe(50 + 20);
     expect(await score(inviter.tokenValue)).toBe(100);
@@ -105,7 +121,12 @@ describe.each(testDbKinds)('codes, invites and daily rewards on %s', (dbKind) =>
     expect((await t.call('GET', '/vip/activity/config')).data).toMatchObject({ invite: { inviterReward: 100, inviteeReward: 50 }, dailyReward: 20, returnReward: 100 });
     expect((await t.call('GET', '/activity/homepage/config')).data).toMatchObject({ dailyClaimedToday: null, contest: null });
     const now = t.clock.now();
-    await commands['contest:upsert']!.run(t.container, { id: 'spring', name: '春季征文', start: new Date(now.getTime() - DAY).toISOString(), end: new Date(now.getTime() + DAY).toISOString() });
+    await commands['contest:upsert']!.run(t.container, {
+      id: 'spring',
+      name: '春季征文',
+      start: new Date(now.getTime() - DAY).toISOString(),
+      end: new Date(now.getTime() + DAY).toISOString(),
+    });
     const ts = await t.call<{ serverTime: number; contest: { id: string; active: boolean } }>('GET', '/contest/activity/timestamp');
     expect(Math.abs(ts.data.serverTime - t.clock.now().getTime())).toBeLessThan(5000);
     expect(ts.data.contest).toMatchObject({ id: 'spring', active: true });

@@ -31,6 +31,8 @@ export interface ArticleJob {
   persona: PersonaInfo | null;
   quotes: Array<{ name: string; text: string }>;
   onlineSearch: boolean;
+  /** The chosen ability type's instruction (the form the article takes); empty for none. */
+  style?: string;
   /** Passages from the user's knowledge library for a query (知识库 quoted); numbered here with the other sources. */
   retrieve?: (query: string, limit: number) => Promise<Array<Omit<SearchSource, 'n'>>>;
 }
@@ -80,8 +82,10 @@ function quotesText(quotes: ArticleJob['quotes']): string {
 const sourcesText = (sources: SearchSource[]) =>
   sources.length ? `联网搜索到的资料（引用时在句末标注编号，如[1]）：\n${sources.map((s) => `[${s.n}] ${s.title}：${s.snippet.slice(0, 300)}`).join('\n')}` : '';
 
-function system(persona: PersonaInfo | null): string {
-  return ['你是一名中文内容创作者的写作助手。用简体中文写作，使用Markdown（# 标题、## 小标题、列表）。不编造数据与引用；资料不足时如实说明。', personaText(persona)].filter(Boolean).join('\n\n');
+function system(persona: PersonaInfo | null, style = ''): string {
+  return ['你是一名中文内容创作者的写作助手。用简体中文写作，使用Markdown（# 标题、## 小标题、列表）。不编造数据与引用；资料不足时如实说明。', style, personaText(persona)]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /** The first JSON object in a reply (models wrap JSON in prose or code fences). */
@@ -107,7 +111,11 @@ class UsageSum {
   add(u: LlmUsage | null) {
     if (!u) return;
     this.total = this.total
-      ? { promptTokens: this.total.promptTokens + u.promptTokens, completionTokens: this.total.completionTokens + u.completionTokens, totalTokens: this.total.totalTokens + u.totalTokens }
+      ? {
+          promptTokens: this.total.promptTokens + u.promptTokens,
+          completionTokens: this.total.completionTokens + u.completionTokens,
+          totalTokens: this.total.totalTokens + u.totalTokens,
+        }
       : { ...u };
   }
 }
@@ -165,41 +173,71 @@ const sourceList = (sources: SearchSource[]) => (sources.length ? `\n\n## 参考
 /** Writes an article into the sink; returns the usage summed over every model call. */
 export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider): Promise<LlmUsage | null> {
   const usage = new UsageSum();
-  const sys = system(job.persona);
-  const material = [quotesText(job.quotes)].filter(Boolean).join('\n\n');
+  if (!llm.isAi) await writeOffline(sink, llm, job, searchProvider, usage);
+  else if (job.writeType !== 'deep') await writeDirect(sink, llm, job, usage);
+  else await writeDeep(sink, llm, job, searchProvider, usage);
+  return usage.total;
+}
 
-  if (!llm.isAi) {
-    // The offline writer arranges the user's material; it cannot plan, review or revise.
-    sink.progress('plan', '离线写作助手（非AI）正在整理你的输入', 5);
-    const sources = job.onlineSearch ? await search(sink, searchProvider, [job.content.slice(0, 60)]) : [];
-    if (job.retrieve) {
-      sink.progress('search', '正在检索知识库', 20);
-      await retrieveInto(sink, job, sources, job.content, 5);
-    }
-    sink.progress('write', '正在生成结构化草稿', 30);
-    const persona = job.persona ? { ...job.persona } : null;
-    await streamInto(sink, llm, [{ role: 'user', content: job.content }], usage, { purpose: 'article', content: job.content, persona, quotes: job.quotes, sources });
-    sink.progress('finish', '草稿已生成（离线写作助手，非AI模型）', 100);
-    return usage.total;
+/** The offline writer arranges the user's material; it cannot plan, review or revise. */
+async function writeOffline(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider, usage: UsageSum): Promise<void> {
+  sink.progress('plan', '离线写作助手（非AI）正在整理你的输入', 5);
+  const sources = job.onlineSearch ? await search(sink, searchProvider, [job.content.slice(0, 60)]) : [];
+  if (job.retrieve) {
+    sink.progress('search', '正在检索知识库', 20);
+    await retrieveInto(sink, job, sources, job.content, 5);
   }
+  sink.progress('write', '正在生成结构化草稿', 30);
+  const persona = job.persona ? { ...job.persona } : null;
+  await streamInto(sink, llm, [{ role: 'user', content: job.content }], usage, { purpose: 'article', content: job.content, persona, quotes: job.quotes, sources });
+  sink.progress('finish', '草稿已生成（离线写作助手，非AI模型）', 100);
+}
 
-  if (job.writeType !== 'deep') {
-    const task = {
-      quick: '根据以下要求直接写一篇完整文章，第一行是“# 标题”。',
-      imitate: '模仿以下示例文本的结构、语气和节奏，写一篇主题相近的新文章（不要照抄原句），第一行是“# 标题”。',
-      rewrite: '改写以下内容：保留核心信息，换一种结构和表达，使其更适合发布，第一行是“# 标题”。',
-    }[job.writeType];
-    const kn: SearchSource[] = [];
-    if (job.retrieve) await retrieveInto(sink, job, kn, job.content, 5);
-    sink.progress('write', '正在写作', 10);
-    const cite = kn.length ? `用到知识库资料时在句末用[编号]标注。\n${sourcesText(kn).replace('联网搜索到的资料', '知识库资料')}` : '';
-    await streamInto(sink, llm, [{ role: 'system', content: sys }, { role: 'user', content: [task, job.content, material, cite].filter(Boolean).join('\n\n') }], usage);
-    if (kn.length) sink.delta(sourceList(kn));
-    sink.progress('finish', '写作完成', 100);
-    return usage.total;
-  }
+/** Quick, imitate and rewrite: one pass from the request (and any knowledge passages, cited by number). */
+async function writeDirect(sink: Sink, llm: LlmClient, job: ArticleJob, usage: UsageSum): Promise<void> {
+  const task = {
+    quick: '根据以下要求直接写一篇完整文章，第一行是“# 标题”。',
+    imitate: '模仿以下示例文本的结构、语气和节奏，写一篇主题相近的新文章（不要照抄原句），第一行是“# 标题”。',
+    rewrite: '改写以下内容：保留核心信息，换一种结构和表达，使其更适合发布，第一行是“# 标题”。',
+  }[job.writeType as 'quick' | 'imitate' | 'rewrite'];
+  const kn: SearchSource[] = [];
+  if (job.retrieve) await retrieveInto(sink, job, kn, job.content, 5);
+  sink.progress('write', '正在写作', 10);
+  const cite = kn.length ? `用到知识库资料时在句末用[编号]标注。\n${sourcesText(kn).replace('联网搜索到的资料', '知识库资料')}` : '';
+  const sys = system(job.persona, job.style);
+  await streamInto(
+    sink,
+    llm,
+    [
+      { role: 'system', content: sys },
+      { role: 'user', content: [task, job.content, materialOf(job), cite].filter(Boolean).join('\n\n') },
+    ],
+    usage,
+  );
+  if (kn.length) sink.delta(sourceList(kn));
+  sink.progress('finish', '写作完成', 100);
+}
 
-  // Deep: plan and outline -> search -> sections with citations -> review -> revise.
+const materialOf = (job: ArticleJob) => [quotesText(job.quotes)].filter(Boolean).join('\n\n');
+
+/** Deep: plan and outline -> search -> sections with citations -> review -> revise. */
+async function writeDeep(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider, usage: UsageSum): Promise<void> {
+  const sys = system(job.persona, job.style);
+  const { title, outline, queries } = await planArticle(sink, llm, job, sys, usage);
+  const sources = job.onlineSearch ? await search(sink, searchProvider, queries.length ? queries : [job.content.slice(0, 60)]) : [];
+  await writeSections(sink, llm, job, sys, { title, outline }, sources, usage);
+  const draft = sink.text;
+  const review = await reviewDraft(sink, llm, sys, draft, usage);
+  // No review: the draft stands as written.
+  if (review === null) return;
+  await reviseDraft(sink, llm, sys, { draft, review, withSourceList: sources.length > 0 }, usage);
+  sink.progress('finish', '写作完成', 100);
+}
+
+type Outline = Array<{ heading?: string; points?: string[] }>;
+
+/** Asks for a title, an outline (at most MAX_SECTIONS) and search queries; sends the title to the sink. */
+async function planArticle(sink: Sink, llm: LlmClient, job: ArticleJob, sys: string, usage: UsageSum): Promise<{ title: string; outline: Outline; queries: string[] }> {
   sink.progress('plan', '正在规划选题与大纲', 5);
   const planReply = await complete(llm, {
     signal: sink.signal,
@@ -207,7 +245,7 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
       { role: 'system', content: sys },
       {
         role: 'user',
-        content: `为下面的写作需求做规划。只输出一个JSON对象：{"title":"标题","outline":[{"heading":"小标题","points":["要点"]}],"queries":["搜索关键词"]}。outline 3-5节，queries 最多3个。\n\n写作需求：${job.content}\n\n${material}`,
+        content: `为下面的写作需求做规划。只输出一个JSON对象：{"title":"标题","outline":[{"heading":"小标题","points":["要点"]}],"queries":["搜索关键词"]}。outline 3-5节，queries 最多3个。\n\n写作需求：${job.content}\n\n${materialOf(job)}`,
       },
     ],
   });
@@ -218,38 +256,58 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
   const title = (plan.title || job.content.slice(0, 30)).replace(/^#+\s*/, '').trim();
   sink.title(title);
   sink.progress('plan', `大纲：${outline.map((s) => s.heading).join(' / ')}`, 10);
+  return { title, outline, queries: plan.queries ?? [] };
+}
 
-  const sources = job.onlineSearch ? await search(sink, searchProvider, plan.queries?.length ? plan.queries : [job.content.slice(0, 60)]) : [];
-
+/** Writes the title and each section in turn, each with its own knowledge passages; ends with the source list. */
+async function writeSections(
+  sink: Sink,
+  llm: LlmClient,
+  job: ArticleJob,
+  sys: string,
+  plan: { title: string; outline: Outline },
+  sources: SearchSource[],
+  usage: UsageSum,
+): Promise<void> {
+  const { title, outline } = plan;
+  const material = materialOf(job);
   sink.delta(`# ${title}\n\n`);
   for (const [i, section] of outline.entries()) {
     sink.progress('write', `正在写第${i + 1}/${outline.length}节：${section.heading}`, 20 + Math.round((60 * i) / outline.length));
     sink.delta(`## ${section.heading}\n\n`);
     // Each section asks the library for its own passages (heading and points), numbered with the others.
     const passages = await retrieveInto(sink, job, sources, `${section.heading} ${(section.points ?? []).join(' ')}`.trim());
-    await streamInto(sink, llm, [
-      { role: 'system', content: sys },
-      {
-        role: 'user',
-        content: [
-          `文章标题：${title}`,
-          `完整大纲：${outline.map((s, k) => `${k + 1}. ${s.heading}`).join('；')}`,
-          `现在只写第${i + 1}节「${section.heading}」的正文（不要重复小标题），要点：${(section.points ?? []).join('；') || '自行把握'}。${i === 0 ? '开头要有吸引读者的钩子。' : ''}`,
-          sources.length ? '用到搜索资料或知识库资料时在句末用[编号]标注。' : '',
-          `已写内容（末尾）：\n${sink.text.slice(-1500)}`,
-          `写作需求：${job.content}`,
-          material,
-          sourcesText(sources.filter((s) => !s.url.startsWith('/pdfDetail') || passages.includes(s))).replace('联网搜索到的资料', '可引用的资料'),
-        ].filter(Boolean).join('\n\n'),
-      },
-    ], usage);
+    await streamInto(
+      sink,
+      llm,
+      [
+        { role: 'system', content: sys },
+        {
+          role: 'user',
+          content: [
+            `文章标题：${title}`,
+            `完整大纲：${outline.map((s, k) => `${k + 1}. ${s.heading}`).join('；')}`,
+            `现在只写第${i + 1}节「${section.heading}」的正文（不要重复小标题），要点：${(section.points ?? []).join('；') || '自行把握'}。${i === 0 ? '开头要有吸引读者的钩子。' : ''}`,
+            sources.length ? '用到搜索资料或知识库资料时在句末用[编号]标注。' : '',
+            `已写内容（末尾）：\n${sink.text.slice(-1500)}`,
+            `写作需求：${job.content}`,
+            material,
+            sourcesText(sources.filter((s) => !s.url.startsWith('/pdfDetail') || passages.includes(s))).replace('联网搜索到的资料', '可引用的资料'),
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+        },
+      ],
+      usage,
+    );
     sink.delta('\n\n');
   }
   if (sources.length) sink.delta(sourceList(sources).trimStart());
-  const draft = sink.text;
+}
 
+/** Review notes on the draft; null when the review broke off (the draft then stands). */
+async function reviewDraft(sink: Sink, llm: LlmClient, sys: string, draft: string, usage: UsageSum): Promise<string | null> {
   sink.progress('review', '正在审阅标题、开头、结构与人设匹配度', 85);
-  let review: string;
   try {
     const r = await complete(llm, {
       signal: sink.signal,
@@ -259,33 +317,39 @@ export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, 
       ],
     });
     usage.add(r.usage);
-    review = r.text.trim();
+    return r.text.trim();
   } catch (err) {
     // A stopped run (shutdown, task lost) is not a failed review: the caller decides what happens to the task.
     if (err instanceof LlmContentFilteredError || sink.signal.aborted) throw err;
     sink.progress('review', '审阅未完成，保留初稿', 95);
-    return usage.total;
+    return null;
   }
+}
 
+/** Rewrites the draft by the review; when that breaks off, the reviewed draft is put back. */
+async function reviseDraft(sink: Sink, llm: LlmClient, sys: string, r: { draft: string; review: string; withSourceList: boolean }, usage: UsageSum): Promise<void> {
   sink.progress('revise', '正在根据审阅意见修改', 90);
   sink.reset('revise');
   try {
-    await streamInto(sink, llm, [
-      { role: 'system', content: sys },
-      {
-        role: 'user',
-        content: `根据审阅意见修改文章，输出修改后的完整文章（Markdown，第一行“# 标题”），保留引用编号[n]${sources.length ? '和文末“参考资料”列表' : ''}。\n\n审阅意见：\n${review}\n\n原文：\n${draft}`,
-      },
-    ], usage);
+    await streamInto(
+      sink,
+      llm,
+      [
+        { role: 'system', content: sys },
+        {
+          role: 'user',
+          content: `根据审阅意见修改文章，输出修改后的完整文章（Markdown，第一行“# 标题”），保留引用编号[n]${r.withSourceList ? '和文末“参考资料”列表' : ''}。\n\n审阅意见：\n${r.review}\n\n原文：\n${r.draft}`,
+        },
+      ],
+      usage,
+    );
   } catch (err) {
     if (err instanceof LlmContentFilteredError || sink.signal.aborted) throw err;
     // The revision broke off: the reviewed draft stands.
     sink.reset('revise-failed');
-    sink.delta(draft);
+    sink.delta(r.draft);
     sink.progress('revise', '修改未完成，保留初稿', 95);
   }
-  sink.progress('finish', '写作完成', 100);
-  return usage.total;
 }
 
 const ABILITY_TASKS: Record<string, string> = {
@@ -306,10 +370,25 @@ export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): P
     job.ability === 'tone' ? `目标语气：${TONES[job.tone ?? ''] ?? job.tone ?? '更自然'}` : '',
     job.context ? `上下文：\n${job.context.slice(-2000)}` : '',
     `文字：\n${job.text}`,
-  ].filter(Boolean).join('\n\n');
-  await streamInto(sink, llm, [{ role: 'system', content: system(persona) }, { role: 'user', content }], usage, {
-    purpose: 'ability', ability: job.ability, content: job.text, tone: job.tone ? (TONES[job.tone] ?? job.tone) : undefined, persona,
-  });
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  await streamInto(
+    sink,
+    llm,
+    [
+      { role: 'system', content: system(persona) },
+      { role: 'user', content },
+    ],
+    usage,
+    {
+      purpose: 'ability',
+      ability: job.ability,
+      content: job.text,
+      tone: job.tone ? (TONES[job.tone] ?? job.tone) : undefined,
+      persona,
+    },
+  );
   sink.progress('finish', '处理完成', 100);
   return usage.total;
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorCode, type StreamTicket } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { STREAM_TICKET_TTL_MS } from './stream-ticket.service.js';
 
 interface SseEvent {
@@ -44,7 +44,7 @@ async function openStream(url: string, opts: { lastEventId?: number; stopAfter?:
   return { events };
 }
 
-describe.each(testDbKinds)('SSE stream tickets on %s', (dbKind) => {
+describeOnDatabases('SSE stream tickets on %s', (dbKind) => {
   let t: TestApp;
   let user: Awaited<ReturnType<typeof loginByPhone>>;
   let taskId: string;
@@ -56,7 +56,11 @@ describe.each(testDbKinds)('SSE stream tickets on %s', (dbKind) => {
     t = await startTestApp({ db: dbKind, env: { WRITING_STREAM_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000' } });
     user = await loginByPhone(t);
     await t.container.services.points.grant(user.user.id, 100, { reason: 'test', idempotencyKey: `ticket-test:${user.user.id}` });
-    const create = () => t.call<{ taskId: string }>('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', writeType: 'quick', content: '春天去公园放风筝，需要注意风向和场地。' } });
+    const create = () =>
+      t.call<{ taskId: string }>('POST', '/mp/task/create', {
+        token: user.tokenValue,
+        body: { createType: 'article', writeType: 'quick', content: '春天去公园放风筝，需要注意风向和场地。' },
+      });
     taskId = (await create()).data.taskId;
     otherTaskId = (await create()).data.taskId;
     await t.container.jobs.idle();

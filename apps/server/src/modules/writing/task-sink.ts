@@ -47,6 +47,8 @@ export class TaskSink implements Sink {
   private flushing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private lastFlushAt = 0;
+  /** Whether the first text (or reasoning) has been handed to flush: it is written at once, not with the next batch. */
+  private textStarted = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -73,8 +75,12 @@ export class TaskSink implements Sink {
     if ((type === 'delta' || type === 'reasoning') && last?.type === type) last.data.text = `${last.data.text as string}${data.text as string}`;
     else this.pending.push({ type, data });
     this.pendingChars += chars;
-    // Leading edge: the first event after a quiet spell goes out at once (time to first byte); later ones are batched.
-    if (this.pendingChars >= FLUSH_CHARS) void this.flush().catch(() => undefined);
+    // The first text is what the user waits for: it is written at once even when the last write (the progress event
+    // before the model call) was moments ago. Leading edge otherwise: the first event after a quiet spell goes out at
+    // once; later ones are batched.
+    const firstText = !this.textStarted && (type === 'delta' || type === 'reasoning');
+    if (firstText) this.textStarted = true;
+    if (firstText || this.pendingChars >= FLUSH_CHARS) void this.flush().catch(() => undefined);
     else this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), Math.max(0, this.lastFlushAt + FLUSH_MS - Date.now()));
   }
 
@@ -90,6 +96,8 @@ export class TaskSink implements Sink {
   }
   reset(reason: string) {
     this.text = '';
+    // The text starts again (a restarted run, a retried model call): its first piece is again the one to hurry.
+    this.textStarted = false;
     this.push('reset', { reason });
   }
   title(title: string) {

@@ -1,19 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { ErrorCode, errorMessages, type AbilityCreateBody, type GeneratedBy, type TaskCreateBody, type TaskInfo } from '@inkstone/shared';
+import {
+  ErrorCode,
+  errorMessages,
+  homeAbilities,
+  markdownToHtml,
+  sensitiveContentData,
+  type AbilityCreateBody,
+  type GraphicTaskCreateBody,
+  type TaskCreateBody,
+  type TaskInfo,
+} from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError, appError } from '../../http/errors.js';
-import type { LlmRegistry } from '../llm/llm-registry.js';
-import { OFFLINE_MODEL_ID } from '../../integrations/llm/offline.js';
-import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmUsage } from '../../integrations/llm/types.js';
+import { generatedBy, type LlmRegistry } from '../llm/llm-registry.js';
+import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmClient, type LlmUsage } from '../../integrations/llm/types.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
 import type { JobQueue } from '../../jobs/types.js';
-import type { SensitiveLexicon } from './lexicon.js';
-import { markdownToHtml } from './markdown.js';
-import { runAbility, writeArticle, type PersonaInfo } from './pipeline.js';
+import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
+import type { DraftRepo, PersonaRow } from '../drafts/drafts.repo.js';
+import type { FileRepo } from '../files/files.repo.js';
+import { runAbility, writeArticle, type PersonaInfo, type Sink } from './pipeline.js';
 import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
-import type { PersonaRow, TaskRow, WritingRepo } from './writing.repo.js';
+import { readTaskInput, type ArticleTaskInput, type TaskInputOf, type TaskKind } from './task-input.js';
+import type { TaskRow, WritingRepo } from './writing.repo.js';
 
 /**
  * What writing needs from the points ledger (modules/vip PointsService meets it): charges and refunds keyed
@@ -57,13 +68,41 @@ export interface KnowledgePort {
   passages(userId: number, refs: KnowledgeRefs, query: string, limit: number): Promise<Array<{ title: string; url: string; snippet: string; siteName: string | null }>>;
 }
 
+/** The inputs a graphic task's writer gets, prepared by the task runner as for an article. */
+export interface GraphicWriteContext {
+  llm: LlmClient;
+  persona: PersonaInfo | null;
+  quotes: Array<{ name: string; text: string }>;
+  onlineSearch: boolean;
+  search: SearchProvider;
+  retrieve?: (query: string, limit: number) => Promise<Array<{ title: string; url: string; snippet: string; siteName: string | null }>>;
+}
+
+/**
+ * What writing needs to run a graphic (图文) task; modules/graphic implements it (wired in container.ts). The task
+ * row, points, stream, retries and recovery stay here; the note, its cards and pictures are graphic's.
+ */
+export interface GraphicTaskPort {
+  /** Graphic-only checks before anything is charged (e.g. AI pictures asked for while they are off). */
+  check(userId: number, body: GraphicTaskCreateBody): Promise<void>;
+  /** Writes the note and renders its cards, streaming progress and the note's words into the sink. */
+  write(task: TaskRow, sink: Sink, ctx: GraphicWriteContext): Promise<LlmUsage | null>;
+  /** In the finishing transaction: the 图文 draft of the finished note; returns its id. */
+  finish(tx: DbOrTx, task: TaskRow, now: Date): Promise<number>;
+  /** In the failing transaction: refunds what the run charged besides the task itself (AI pictures). */
+  failed(tx: DbOrTx, task: TaskRow): Promise<void>;
+}
+
 const articleFeature = (writeType: string) => (writeType === 'deep' ? 'article_deep' : 'article_quick');
 
-/** Who wrote a task's text, from its model id (the offline writer's id is fixed): shown beside the text, never in it. */
-export const generatedBy = (modelId: string): GeneratedBy => (modelId === OFFLINE_MODEL_ID ? 'offline' : 'ai');
-
 export const toPersonaInfo = (p: PersonaRow): PersonaInfo => ({
-  name: p.name, platform: p.platform, industry: p.industry, audience: p.audience, tone: p.tone, tabooWords: p.tabooWords, sampleTexts: p.sampleTexts,
+  name: p.name,
+  platform: p.platform,
+  industry: p.industry,
+  audience: p.audience,
+  tone: p.tone,
+  tabooWords: p.tabooWords,
+  sampleTexts: p.sampleTexts,
 });
 
 /** Maps a failure to what the user sees; unexpected ones are logged by the caller. */
@@ -91,8 +130,18 @@ export class WritingTaskService {
     this.knowledge = k;
   }
 
+  /** Set once the graphic module exists (it is built after writing, whose repo and storage it uses). */
+  private graphic: GraphicTaskPort | null = null;
+  useGraphic(g: GraphicTaskPort): void {
+    this.graphic = g;
+  }
+
   constructor(
     private readonly repo: WritingRepo,
+    /** Personas a task writes as, and the draft a finished article becomes (in the finishing transaction). */
+    private readonly drafts: Pick<DraftRepo, 'persona' | 'insertDraft'>,
+    /** Quoted documents a task reads. */
+    private readonly files: Pick<FileRepo, 'files'>,
     private readonly points: PointsPort,
     private readonly llms: LlmRegistry,
     private readonly search: SearchProvider,
@@ -112,14 +161,15 @@ export class WritingTaskService {
     this.jobs.register<{ taskId: string }>(WRITING_JOB, (p) => this.run(p.taskId), { concurrency });
   }
 
-  private async sensitive(text: string) {
+  /** 933 carries the words and where they were found, for the sensitive-content modal. */
+  private async sensitive(text: string, where: string) {
     const hits = await this.lexicon.check(text);
-    if (hits.length) throw appError(ErrorCode.SENSITIVE_CONTENT);
+    if (hits.length) throw appError(ErrorCode.SENSITIVE_CONTENT, undefined, sensitiveContentData(hits, where));
   }
 
   private async persona(userId: number, id: number | null | undefined): Promise<PersonaRow | null> {
     if (!id) return null;
-    const p = await this.repo.persona(userId, id);
+    const p = await this.drafts.persona(userId, id);
     if (!p) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
     return p;
   }
@@ -129,16 +179,54 @@ export class WritingTaskService {
     if (body.onlineSearch && !this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
     await this.persona(userId, body.personaId);
     const ids = [...new Set(body.quoteFileIds)];
-    const files = await this.repo.files(userId, 'quote', ids);
+    const files = await this.files.files(userId, 'quote', ids);
     if (files.length !== ids.length) throw appError(ErrorCode.NOT_FOUND, '引用文件不存在或已删除');
     const knowledge = body.knowledge && (body.knowledge.all || body.knowledge.docIds.length || body.knowledge.folderIds.length) ? body.knowledge : null;
     if (knowledge) {
       if (!this.knowledge) throw appError(ErrorCode.NOT_CONFIGURED, '知识库不可用');
       await this.knowledge.checkRefs(userId, knowledge);
     }
-    await this.sensitive(body.content);
+    await this.sensitive(body.content, '写作内容');
     const feature = model.pointsFeature ?? articleFeature(body.writeType);
-    return this.create(userId, 'article', body.writeType, { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch, knowledge }, model.id, feature, model.isAi);
+    return this.create(
+      userId,
+      'article',
+      body.writeType,
+      { content: body.content, personaId: body.personaId ?? null, quoteFileIds: ids, onlineSearch: body.onlineSearch, knowledge, abilityType: body.abilityType ?? null },
+      model.id,
+      feature,
+      model.isAi,
+    );
+  }
+
+  /** A graphic (图文) task: the same inputs and checks as an article, charged `graphic` (free from the offline writer). */
+  async createGraphic(userId: number, body: GraphicTaskCreateBody): Promise<{ taskId: string }> {
+    if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文生成不可用');
+    const model = await this.llms.get(body.modelConfigType);
+    if (body.onlineSearch && !this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
+    await this.persona(userId, body.personaId);
+    const ids = [...new Set(body.quoteFileIds)];
+    const files = await this.files.files(userId, 'quote', ids);
+    if (files.length !== ids.length) throw appError(ErrorCode.NOT_FOUND, '引用文件不存在或已删除');
+    const knowledge = body.knowledge && (body.knowledge.all || body.knowledge.docIds.length || body.knowledge.folderIds.length) ? body.knowledge : null;
+    if (knowledge) {
+      if (!this.knowledge) throw appError(ErrorCode.NOT_CONFIGURED, '知识库不可用');
+      await this.knowledge.checkRefs(userId, knowledge);
+    }
+    await this.graphic.check(userId, body);
+    await this.sensitive(body.content, '写作内容');
+    const input = {
+      content: body.content,
+      personaId: body.personaId ?? null,
+      quoteFileIds: ids,
+      onlineSearch: body.onlineSearch,
+      knowledge,
+      abilityType: body.abilityType ?? null,
+      contentCards: body.contentCards ?? null,
+      themeId: body.themeId ?? null,
+      pictureMode: body.pictureMode,
+    };
+    return this.create(userId, 'graphic', body.writeType, input, model.id, 'graphic', model.isAi);
   }
 
   async createAbility(userId: number, body: AbilityCreateBody): Promise<{ taskId: string }> {
@@ -146,20 +234,28 @@ export class WritingTaskService {
     const persona = await this.persona(userId, body.personaId);
     if (body.abilityType === 'persona' && !persona) throw appError(ErrorCode.VALIDATION, '请选择人设');
     if (body.abilityType === 'tone' && !body.tone) throw appError(ErrorCode.VALIDATION, '请选择语气');
-    await this.sensitive(`${body.text}\n${body.context ?? ''}`);
-    return this.create(userId, 'ability', body.abilityType, { text: body.text, context: body.context, personaId: body.personaId ?? null, tone: body.tone }, model.id, 'ability', model.isAi);
+    await this.sensitive(`${body.text}\n${body.context ?? ''}`, '选中的文字');
+    return this.create(
+      userId,
+      'ability',
+      body.abilityType,
+      { text: body.text, context: body.context, personaId: body.personaId ?? null, tone: body.tone },
+      model.id,
+      'ability',
+      model.isAi,
+    );
   }
 
   /**
    * Charges (key `task:<id>`) and records the task in one transaction, then enqueues it. Only model-backed work
    * is paid: the offline writer (isAi false) only arranges the user's own input, so it costs nothing.
    */
-  private async create(userId: number, kind: 'article' | 'ability', mode: string, input: Record<string, unknown>, modelId: string, feature: string, isAi: boolean) {
+  private async create<K extends TaskKind>(userId: number, kind: K, mode: string, input: TaskInputOf<K>, modelId: string, feature: string, isAi: boolean) {
     const cost = !isAi
       ? 0
       : await this.points.costOf(feature).catch(() => {
-        throw appError(ErrorCode.SERVER_ERROR);
-      });
+          throw appError(ErrorCode.SERVER_ERROR);
+        });
     const taskId = randomUUID();
     await this.repo.db.transaction(async (tx) => {
       await this.repo.insertTask(tx, { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() });
@@ -193,28 +289,54 @@ export class WritingTaskService {
     }
   }
 
+  private async personaInfo(userId: number, personaId: number | null): Promise<PersonaInfo | null> {
+    const p = personaId ? await this.drafts.persona(userId, personaId) : undefined;
+    return p ? toPersonaInfo(p) : null;
+  }
+
+  /** What an article or graphic task writes from: the persona, the quoted files, and retrieval from the quoted 知识库. */
+  private async sources(task: TaskRow, input: ArticleTaskInput) {
+    const persona = await this.personaInfo(task.userId, input.personaId);
+    const quotes = (await this.files.files(task.userId, 'quote', input.quoteFileIds)).map((f) => ({ name: f.name, text: f.text ?? '' }));
+    const refs = input.knowledge;
+    const kb = this.knowledge;
+    const retrieve = refs && kb ? (query: string, limit: number) => kb.passages(task.userId, refs, query, limit) : undefined;
+    return { persona, quotes, retrieve };
+  }
+
   private async execute(task: TaskRow, sink: TaskSink): Promise<void> {
     const taskId = task.id;
     if (task.runs > 1) sink.reset('restart');
     const heartbeat = setInterval(() => void sink.flush().catch(() => undefined), HEARTBEAT_MS);
     try {
       const model = await this.llms.get(task.modelId);
-      const input = task.input;
-      const persona = await this.repo.persona(task.userId, Number(input.personaId ?? 0)).then((p) => (p ? toPersonaInfo(p) : null));
       let usage: LlmUsage | null;
-      if (task.kind === 'article') {
-        const ids = (input.quoteFileIds as number[] | undefined) ?? [];
-        const quotes = (await this.repo.files(task.userId, 'quote', ids)).map((f) => ({ name: f.name, text: f.text ?? '' }));
-        const refs = input.knowledge as KnowledgeRefs | null | undefined;
-        const kb = this.knowledge;
-        const retrieve = refs && kb ? (query: string, limit: number) => kb.passages(task.userId, refs, query, limit) : undefined;
-        usage = await writeArticle(sink, model.client, {
-          writeType: task.mode as 'deep', content: String(input.content ?? ''), persona, quotes, onlineSearch: Boolean(input.onlineSearch), retrieve,
-        }, this.search);
+      if (task.kind === 'graphic') {
+        if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文生成不可用');
+        const input = readTaskInput('graphic', task.input);
+        const { persona, quotes, retrieve } = await this.sources(task, input);
+        usage = await this.graphic.write(task, sink, { llm: model.client, persona, quotes, onlineSearch: input.onlineSearch, search: this.search, retrieve });
+      } else if (task.kind === 'article') {
+        const input = readTaskInput('article', task.input);
+        const { persona, quotes, retrieve } = await this.sources(task, input);
+        usage = await writeArticle(
+          sink,
+          model.client,
+          {
+            writeType: task.mode as 'deep',
+            content: input.content,
+            persona,
+            quotes,
+            onlineSearch: input.onlineSearch,
+            retrieve,
+            style: homeAbilities.find((a) => a.id === input.abilityType)?.instruction ?? '',
+          },
+          this.search,
+        );
       } else {
-        usage = await runAbility(sink, model.client, {
-          ability: task.mode, text: String(input.text ?? ''), context: input.context as string | undefined, persona, tone: input.tone as string | undefined,
-        });
+        const input = readTaskInput('ability', task.input);
+        const persona = await this.personaInfo(task.userId, input.personaId);
+        usage = await runAbility(sink, model.client, { ability: task.mode, text: input.text, context: input.context, persona, tone: input.tone });
       }
       await sink.flush();
       // Stopped by shutdown while the pipeline kept what it had (the offline writer, a skipped review): not a result.
@@ -256,7 +378,8 @@ export class WritingTaskService {
     await sink.settled().catch(() => undefined);
     const back = await this.repo.db.transaction(async (tx) => {
       const ok = await this.repo.updateRunning(tx, task.id, { status: 'queued', text: sink.text, title: sink.titleText, heartbeatAt: null }, task.runs);
-      if (ok) await this.repo.appendEvents(tx, task.id, [...sink.drain(), { type: 'progress', data: { stage: 'queued', message: '服务正在重启，任务将在重启后自动继续', percent: 0 } }]);
+      if (ok)
+        await this.repo.appendEvents(tx, task.id, [...sink.drain(), { type: 'progress', data: { stage: 'queued', message: '服务正在重启，任务将在重启后自动继续', percent: 0 } }]);
       return ok;
     });
     if (back) {
@@ -284,8 +407,10 @@ export class WritingTaskService {
     let draftId: number | null = null;
     await this.repo.db.transaction(async (tx) => {
       if (task.kind === 'article') {
-        const draft = await this.repo.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
+        const draft = await this.drafts.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
         draftId = draft.id;
+      } else if (task.kind === 'graphic' && this.graphic) {
+        draftId = await this.graphic.finish(tx, task, now);
       }
       const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now }, task.runs);
       if (!ok) throw new TaskLostError(`task ${task.id} finished elsewhere`);
@@ -302,10 +427,19 @@ export class WritingTaskService {
   async fail(taskId: string, code: number, msg: string, sink?: TaskSink): Promise<boolean> {
     const failed = await this.repo.db.transaction(async (tx) => {
       const pending = sink?.drain() ?? [];
-      const row = await this.repo.markFailed(tx, taskId, {
-        errorCode: code, errorMsg: msg, finishedAt: this.clock.now(), ...(sink ? { text: sink.text, title: sink.titleText } : {}),
-      }, sink?.run);
+      const row = await this.repo.markFailed(
+        tx,
+        taskId,
+        {
+          errorCode: code,
+          errorMsg: msg,
+          finishedAt: this.clock.now(),
+          ...(sink ? { text: sink.text, title: sink.titleText } : {}),
+        },
+        sink?.run,
+      );
       if (!row) return false;
+      if (row.kind === 'graphic' && this.graphic) await this.graphic.failed(tx, row);
       if (row.pointsCharged > 0) await this.points.refund(row.userId, `task:${taskId}`, { reason: `refund:${row.pointsFeature}` }, tx);
       await this.repo.appendEvents(tx, taskId, [...pending, { type: 'error', data: { code, msg, refunded: row.pointsCharged } }]);
       return true;
@@ -348,8 +482,20 @@ export class WritingTaskService {
   async info(userId: number, taskId: string): Promise<TaskInfo> {
     const t = await this.requireTask(userId, taskId);
     return {
-      taskId: t.id, kind: t.kind, mode: t.mode, status: t.status, title: t.title, text: t.text, draftId: t.draftId, pointsCharged: t.pointsCharged,
-      modelId: t.modelId, generatedBy: generatedBy(t.modelId), errorCode: t.errorCode, errorMsg: t.errorMsg, createdAt: t.createdAt.toISOString(), finishedAt: t.finishedAt?.toISOString() ?? null,
+      taskId: t.id,
+      kind: t.kind,
+      mode: t.mode,
+      status: t.status,
+      title: t.title,
+      text: t.text,
+      draftId: t.draftId,
+      pointsCharged: t.pointsCharged,
+      modelId: t.modelId,
+      generatedBy: generatedBy(t.modelId),
+      errorCode: t.errorCode,
+      errorMsg: t.errorMsg,
+      createdAt: t.createdAt.toISOString(),
+      finishedAt: t.finishedAt?.toISOString() ?? null,
     };
   }
 
@@ -357,7 +503,7 @@ export class WritingTaskService {
   async generateTitles(userId: number, body: { content: string; count: number; personaId?: number | null; modelConfigType?: string | null }) {
     const model = await this.llms.get(body.modelConfigType);
     const persona = await this.persona(userId, body.personaId);
-    await this.sensitive(body.content.slice(0, 5000));
+    await this.sensitive(body.content.slice(0, 5000), '正文');
     const cost = model.isAi ? await this.points.costOf(model.pointsFeature && model.pointsFeature.startsWith('title') ? model.pointsFeature : 'title') : 0;
     const key = `title:${randomUUID()}`;
     if (cost > 0) await this.points.charge(userId, cost, { reason: 'title', idempotencyKey: key });
@@ -372,7 +518,12 @@ export class WritingTaskService {
       });
       const titles = text
         .split('\n')
-        .map((l) => l.replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '').replace(/^["“「《](.*)["”」》]$/, '$1').trim())
+        .map((l) =>
+          l
+            .replace(/^\s*(\d+[.、)]|[-*#]+)\s*/, '')
+            .replace(/^["“「《](.*)["”」》]$/, '$1')
+            .trim(),
+        )
         .filter(Boolean)
         .slice(0, body.count);
       if (!titles.length) throw new LlmUpstreamError('no titles in the reply');

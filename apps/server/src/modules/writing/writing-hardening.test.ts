@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ErrorCode, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { testDbKinds } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
 import { pointsLedger, users, writingTaskEvents, writingTasks } from '../../db/schema/index.js';
 import { OpenAiCompatibleLlm } from '../../integrations/llm/openai-compatible.js';
 import { complete, LlmUpstreamError } from '../../integrations/llm/types.js';
 
 /** Model streams cut short, and tasks stopped by a shutdown. */
-describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
+describeOnDatabases('writing tasks under failure on %s', (dbKind) => {
   let t: TestApp;
   let standin: OpenAiStandin;
   let user: Awaited<ReturnType<typeof loginByPhone>>;
@@ -29,10 +29,11 @@ describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
     throw new Error('timed out');
   }
   const info = async (taskId: string) => (await t.call<TaskInfo>('GET', '/mp/task/info', { token: user.tokenValue, query: { taskId } })).data;
-  const final = (taskId: string) => waitFor(async () => {
-    const i = await info(taskId);
-    return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
-  });
+  const final = (taskId: string) =>
+    waitFor(async () => {
+      const i = await info(taskId);
+      return i.status === 'succeeded' || i.status === 'failed' ? i : undefined;
+    });
 
   beforeAll(async () => {
     standin = await startOpenAiStandin({ model: 'standin-chat' });
@@ -62,7 +63,10 @@ describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
     const done = await final(created.data.taskId);
     expect(done).toMatchObject({ status: 'failed', errorCode: ErrorCode.AI_UPSTREAM_FAILED, text: '前半段已经写好的内容。后', draftId: null });
     expect(await balance()).toBe(before);
-    const refunds = await t.container.db.select().from(pointsLedger).where(eq(pointsLedger.idempotencyKey, `refund:task:${created.data.taskId}`));
+    const refunds = await t.container.db
+      .select()
+      .from(pointsLedger)
+      .where(eq(pointsLedger.idempotencyKey, `refund:task:${created.data.taskId}`));
     expect(refunds).toHaveLength(1);
   });
 
@@ -85,7 +89,10 @@ describe.each(testDbKinds)('writing tasks under failure on %s', (dbKind) => {
     const { taskId } = created.data;
     await waitFor(async () => ((await info(taskId)).text.length > 0 ? true : undefined));
     // What another worker's claim does: a new run number and heartbeat.
-    await t.container.db.update(writingTasks).set({ runs: sql`${writingTasks.runs} + 1`, heartbeatAt: new Date() }).where(eq(writingTasks.id, taskId));
+    await t.container.db
+      .update(writingTasks)
+      .set({ runs: sql`${writingTasks.runs} + 1`, heartbeatAt: new Date() })
+      .where(eq(writingTasks.id, taskId));
     await t.container.jobs.idle();
     await waitFor(async () => (standin.open() === 0 ? true : undefined));
     const [row] = await t.container.db.select().from(writingTasks).where(eq(writingTasks.id, taskId));

@@ -19,12 +19,20 @@ describe('deep writing with online search (Bocha stand-in)', () => {
     search = await startSearchStandin();
     llm.respond = (body) => {
       const user = body.messages.at(-1)!.content;
-      if (user.includes('只输出一个JSON对象')) return { content: '{"title":"骑行通勤","outline":[{"heading":"好处","points":[]}],"queries":["骑行 健康","骑行 省钱","自行车道","多余的第四个"]}' };
+      if (user.includes('只输出一个JSON对象'))
+        return { content: '{"title":"骑行通勤","outline":[{"heading":"好处","points":[]}],"queries":["骑行 健康","骑行 省钱","自行车道","多余的第四个"]}' };
       if (user.includes('审阅下面的文章')) return { content: '结构清晰。' };
       if (user.includes('根据审阅意见修改文章')) return { content: user.slice(user.indexOf('原文：\n') + 4) };
       return { content: '研究显示骑行有益健康[1]。' };
     };
-    t = await startTestApp({ env: { LLM_MODELS: JSON.stringify([{ id: 'm', label: 'M', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'x' }]), SEARCH_PROVIDER: 'bocha', BOCHA_API_KEY: search.apiKey, BOCHA_API_BASE: search.url } });
+    t = await startTestApp({
+      env: {
+        LLM_MODELS: JSON.stringify([{ id: 'm', label: 'M', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'x' }]),
+        SEARCH_PROVIDER: 'bocha',
+        BOCHA_API_KEY: search.apiKey,
+        BOCHA_API_BASE: search.url,
+      },
+    });
     const u = await loginByPhone(t);
     token = u.tokenValue;
     await t.container.services.points.grant(u.user.id, 100, { reason: 'test', idempotencyKey: `t:${u.user.id}` });
@@ -65,5 +73,4 @@ describe('deep writing with online search (Bocha stand-in)', () => {
     expect(info.text).toContain('研究显示骑行有益健康');
     expect(search.received.length - before).toBe(SEARCHES_AFTER_ONE_FAILURE);
   });
-
 });

@@ -1,22 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { LlmRegistry } from '../llm/llm-registry.js';
 import { createSearchProvider } from '../../integrations/search/index.js';
-import { LocalStorage } from '../../integrations/storage/local.js';
-import { createStorage } from '../../integrations/storage/index.js';
-import type { Storage } from '../../integrations/storage/types.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { SessionService } from '../auth/session.service.js';
+import type { DraftRepo } from '../drafts/drafts.repo.js';
+import type { FileRepo } from '../files/files.repo.js';
+import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { UserService } from '../user/user.service.js';
-import { FileService } from './file.service.js';
-import { SensitiveLexicon } from './lexicon.js';
 import { StreamTicketService } from './stream-ticket.service.js';
 import { TaskSignals } from './task-sink.js';
 import { WritingTaskService, type PointsPort } from './task.service.js';
@@ -32,48 +26,49 @@ export interface WritingModuleDeps {
   jobs: JobQueue;
   points: PointsPort;
   users: UserService;
-  /** null in tests: files go to a temporary directory removed on close. */
-  dataDir: string | null;
+  /** Personas tasks write as; the drafts finished articles become. */
+  drafts: Pick<DraftRepo, 'persona' | 'insertDraft'>;
+  /** Quoted documents tasks read. */
+  files: Pick<FileRepo, 'files'>;
+  lexicon: SensitiveLexicon;
 }
 
 /** The worker's sweep for tasks whose worker died (heartbeat older than STALE_MS, see task.service.ts). */
 export const RECOVERY_JOB = 'writing.recover';
 const SWEEP_MS = 5_000;
 
-/** AI writing: models, search, storage, tasks and their streams, drafts, personas, files. */
+/** AI writing: models, search, the home page's settings, tasks and their event streams. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
-  const s3 = config.STORAGE_PROVIDER === 's3';
-  const tempDir = d.dataDir || s3 ? null : mkdtempSync(path.join(tmpdir(), 'inkstone-files-'));
-  const storage: Storage = s3 ? createStorage(config) : new LocalStorage(d.dataDir ?? tempDir!);
   const llms = new LlmRegistry(d.db, d.key, config);
   const search = createSearchProvider(config);
   const repo = new WritingRepo(d.db);
-  const lexicon = new SensitiveLexicon(d.db);
   const signals = new TaskSignals();
   // Embedded PGlite is locked to this process (db/client.ts): nobody else can be running its tasks.
   const exclusive = d.db instanceof PgliteDatabase;
-  const tasks = new WritingTaskService(repo, d.points, llms, search, lexicon, d.jobs, signals, d.clock, d.log, exclusive);
+  const tasks = new WritingTaskService(repo, d.drafts, d.files, d.points, llms, search, d.lexicon, d.jobs, signals, d.clock, d.log, exclusive);
   // Only a worker runs tasks (and sweeps for tasks whose worker died); a web-only process enqueues them for one.
   if (config.roles.has('worker')) {
     tasks.register(config.WRITING_CONCURRENCY);
     d.jobs.schedule(RECOVERY_JOB, SWEEP_MS, () => tasks.recover());
   }
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
-  const files = new FileService(repo, storage, d.log);
   const tickets = new StreamTicketService(d.db, d.clock);
-  const sandboxes = [
-    config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)',
-    !search.enabled && 'search (none: online search not configured)',
-  ].filter(Boolean) as string[];
+  const sandboxes = [config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)', !search.enabled && 'search (none: online search not configured)'].filter(
+    Boolean,
+  ) as string[];
   return {
-    llms, search, storage, repo, lexicon, signals, tasks, writing, files, tickets, sandboxes,
+    llms,
+    search,
+    repo,
+    signals,
+    tasks,
+    writing,
+    tickets,
+    sandboxes,
     /** Graceful shutdown: running tasks are put back in the queue, then open event streams end (clients reconnect). */
     async shutdown() {
       await tasks.shutdown();
       signals.shutdown();
-    },
-    close() {
-      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
   };
 }
@@ -82,23 +77,7 @@ export type WritingModule = ReturnType<typeof createWriting>;
 
 /** Routes under /api. */
 export async function registerWriting(api: FastifyInstance, w: WritingModule, sessions: SessionService, config: Config) {
-  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, files: w.files, sessions, tickets: w.tickets, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
-}
-
-/** Uploaded images under /uploads/ (public keys only; quoted documents are never served). */
-export async function registerUploads(app: FastifyInstance, w: WritingModule) {
-  // With S3 the bucket serves public objects itself.
-  if (!(w.storage instanceof LocalStorage)) return;
-  await app.register(fastifyStatic, {
-    root: w.storage.publicRoot,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    setHeaders: (reply) => {
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      reply.header('x-content-type-options', 'nosniff');
-    },
-  });
+  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, sessions, tickets: w.tickets, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
 }
 
 /** Worker role: re-enqueue unfinished tasks at start-up (the periodic sweep is RECOVERY_JOB); checkpoint them on close. */

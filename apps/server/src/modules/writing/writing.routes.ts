@@ -1,30 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
   abilityCreateBody,
-  draftDetailSchema,
-  draftExportQuery,
-  draftItemSchema,
-  draftSaveBody,
   envelope,
-  ErrorCode,
   festivalItemSchema,
   festivalQuery,
+  homeAbilities,
+  homeAbilityItemSchema,
   homeInputQuery,
-  homeInputSchema,
-  idBody,
-  idQuery,
-  imageItemSchema,
-  imageSearchQuery,
-  limits,
+  savedHomeInputSchema,
   modelItemSchema,
-  pageOf,
-  pageQuery,
-  personaSaveBody,
-  personaSchema,
-  quoteFileSchema,
   saveHomeInputBody,
   searchStatusSchema,
   streamQuery,
@@ -32,20 +18,17 @@ import {
   streamTicketSchema,
   styleCardSchema,
   suggestWordSchema,
-  taskCreateBody,
+  anyTaskCreateBody,
   taskIdQuery,
   taskIdSchema,
   taskInfoSchema,
   titleGenerateBody,
   titleGenerateSchema,
-  uploadResultSchema,
   writingLimits,
 } from '@inkstone/shared';
 import { ok } from '../../http/envelope.js';
 import { tokenOf, userIdOf } from '../../http/auth-guard.js';
-import { appError } from '../../http/errors.js';
 import type { SessionService } from '../auth/session.service.js';
-import type { FileService, UploadPart } from './file.service.js';
 import { streamTask } from './stream.js';
 import type { StreamTicketService } from './stream-ticket.service.js';
 import type { TaskSignals } from './task-sink.js';
@@ -56,7 +39,6 @@ import type { WritingService } from './writing.service.js';
 export interface WritingDeps {
   writing: WritingService;
   tasks: WritingTaskService;
-  files: FileService;
   sessions: SessionService;
   tickets: StreamTicketService;
   repo: WritingRepo;
@@ -72,215 +54,172 @@ const taskEventsDoc = [
   'done 或 error 之后服务器关闭连接。',
 ].join('\n');
 
-async function onePart(req: FastifyRequest, maxBytes: number): Promise<UploadPart> {
-  let part;
-  try {
-    // One byte over the cap lets the reader notice the crossing; busboy stops reading the file there.
-    part = await req.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 12 }, throwFileSizeLimit: false });
-  } catch {
-    throw appError(ErrorCode.FILE_READ_FAILED, '请使用 multipart/form-data 上传文件');
-  }
-  if (!part || part.fieldname !== 'file') throw appError(ErrorCode.FILE_READ_FAILED, '请选择要上传的文件（字段名 file）');
-  return { filename: part.filename ?? '', mimetype: part.mimetype ?? '', file: part.file };
-}
-
-/**
- * An upload refused before its body was read (too large, wrong type) must not leave the rest of the body
- * to be drained over a kept-alive socket: the connection closes after the reply.
- */
-async function closingOnError<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    reply.header('connection', 'close');
-    throw err;
-  }
-}
-
 export function writingRoutes(deps: WritingDeps) {
   return async (fastify: FastifyInstance) => {
-    await fastify.register(multipart, { limits: { fileSize: limits.uploadMaxBytes + 1, files: 1 } });
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['writing'];
     const required = { auth: 'required' as const };
-    const { writing, tasks, files } = deps;
+    const { writing, tasks } = deps;
 
     // ---- models, search ----
-    app.get('/writing/model/list', {
-      schema: { tags, summary: '写作模型列表（不含密钥；isAi=false 为离线写作助手）', response: { 200: envelope(z.array(modelItemSchema)) } },
-      config: required,
-    }, async () => ok(await writing.models()));
+    app.get(
+      '/writing/model/list',
+      {
+        schema: { tags, summary: '写作模型列表（不含密钥；isAi=false 为离线写作助手）', response: { 200: envelope(z.array(modelItemSchema)) } },
+        config: required,
+      },
+      async () => ok(await writing.models()),
+    );
 
-    app.get('/writing/search/status', {
-      schema: { tags, summary: '联网搜索是否可用', response: { 200: envelope(searchStatusSchema) } },
-      config: required,
-    }, async () => ok(writing.searchStatus()));
+    app.get(
+      '/writing/search/status',
+      {
+        schema: { tags, summary: '联网搜索是否可用', response: { 200: envelope(searchStatusSchema) } },
+        config: required,
+      },
+      async () => ok(writing.searchStatus()),
+    );
 
     // ---- home input ----
-    app.post('/writing/style/save/homepage/input', {
-      schema: { tags, summary: '保存首页输入（article / graphic 分开保存）', body: saveHomeInputBody, response: { 200: envelope(homeInputSchema.extend({ createType: z.string() })) } },
-      bodyLimit: writingLimits.homeInputMaxBytes * 2,
-      config: required,
-    }, async (req) => {
-      const { createType, ...input } = req.body;
-      return ok(await writing.saveHomeInput(userIdOf(req), createType, input));
-    });
+    app.post(
+      '/writing/style/save/homepage/input',
+      {
+        schema: { tags, summary: '保存首页输入（article / graphic 分开保存）', body: saveHomeInputBody, response: { 200: envelope(savedHomeInputSchema) } },
+        bodyLimit: writingLimits.homeInputMaxBytes * 2,
+        config: required,
+      },
+      async (req) => {
+        const { createType, ...input } = req.body;
+        return ok(await writing.saveHomeInput(userIdOf(req), createType, input));
+      },
+    );
 
-    app.get('/writing/style/homepage/input', {
-      schema: { tags, summary: '读取首页输入（未保存时返回默认值，writeType 默认 deep）', querystring: homeInputQuery, response: { 200: envelope(homeInputSchema.extend({ createType: z.string() })) } },
-      config: required,
-    }, async (req) => ok(await writing.homeInput(userIdOf(req), req.query.createType)));
+    app.get(
+      '/writing/style/homepage/input',
+      {
+        schema: { tags, summary: '读取首页输入（未保存时返回默认值，writeType 默认 deep）', querystring: homeInputQuery, response: { 200: envelope(savedHomeInputSchema) } },
+        config: required,
+      },
+      async (req) => ok(await writing.homeInput(userIdOf(req), req.query.createType)),
+    );
 
-    app.get('/writing/style/home/v2', {
-      schema: { tags, summary: '写作风格卡片', response: { 200: envelope(z.array(styleCardSchema)) } },
-      config: { auth: 'optional' as const },
-    }, async () => ok(writing.styles()));
+    app.get(
+      '/writing/style/home/v2',
+      {
+        schema: { tags, summary: '写作风格卡片', response: { 200: envelope(z.array(styleCardSchema)) } },
+        config: { auth: 'optional' as const },
+      },
+      async () => ok(writing.styles()),
+    );
 
-    app.get('/writing/style/homepage/words/v2', {
-      schema: { tags, summary: '推荐词（按用户行业、近期节日节气）', response: { 200: envelope(z.array(suggestWordSchema)) } },
-      config: required,
-    }, async (req) => ok(await writing.suggestedWords(userIdOf(req))));
+    app.get(
+      '/writing/ability/types',
+      {
+        schema: { tags, summary: '首页写作能力（文体）列表', response: { 200: envelope(z.array(homeAbilityItemSchema)) } },
+        config: { auth: 'optional' as const },
+      },
+      async () => ok(homeAbilities.map(({ id, label, description }) => ({ id, label, description }))),
+    );
 
-    app.get('/mpTopic/v2/festival', {
-      schema: { tags, summary: '一年的传统节日、二十四节气、法定节假日及写作建议', querystring: festivalQuery, response: { 200: envelope(z.array(festivalItemSchema)) } },
-      config: { auth: 'optional' as const },
-    }, async (req) => ok(writing.festivals(req.query.year)));
+    app.get(
+      '/writing/style/homepage/words/v2',
+      {
+        schema: { tags, summary: '推荐词（按用户行业、近期节日节气）', response: { 200: envelope(z.array(suggestWordSchema)) } },
+        config: required,
+      },
+      async (req) => ok(await writing.suggestedWords(userIdOf(req))),
+    );
+
+    app.get(
+      '/mpTopic/v2/festival',
+      {
+        schema: { tags, summary: '一年的传统节日、二十四节气、法定节假日及写作建议', querystring: festivalQuery, response: { 200: envelope(z.array(festivalItemSchema)) } },
+        config: { auth: 'optional' as const },
+      },
+      async (req) => ok(writing.festivals(req.query.year)),
+    );
 
     // ---- tasks ----
-    app.post('/mp/task/create', {
-      schema: { tags, summary: '创建写作任务（扣积分；敏感内容 933；积分不足 1501）', body: taskCreateBody, response: { 200: envelope(taskIdSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    }, async (req) => ok(await tasks.createArticle(userIdOf(req), req.body)));
+    app.post(
+      '/mp/task/create',
+      {
+        schema: {
+          tags,
+          summary: '创建写作任务：createType article 文章，graphic 图文（扣积分；敏感内容 933；积分不足 1501）',
+          body: anyTaskCreateBody,
+          response: { 200: envelope(taskIdSchema) },
+        },
+        config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (req) => ok(req.body.createType === 'graphic' ? await tasks.createGraphic(userIdOf(req), req.body) : await tasks.createArticle(userIdOf(req), req.body)),
+    );
 
-    app.post('/writing/ability/create', {
-      schema: { tags, summary: 'AI 能力（续写/扩写/缩写/润色/人设改写/改语气），结果经 /mp/task/stream 流式返回', body: abilityCreateBody, response: { 200: envelope(taskIdSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 60, timeWindow: '1 minute' } },
-    }, async (req) => ok(await tasks.createAbility(userIdOf(req), req.body)));
+    app.post(
+      '/writing/ability/create',
+      {
+        schema: {
+          tags,
+          summary: 'AI 能力（续写/扩写/缩写/润色/人设改写/改语气），结果经 /mp/task/stream 流式返回',
+          body: abilityCreateBody,
+          response: { 200: envelope(taskIdSchema) },
+        },
+        config: { auth: 'required' as const, rateLimit: { max: 60, timeWindow: '1 minute' } },
+      },
+      async (req) => ok(await tasks.createAbility(userIdOf(req), req.body)),
+    );
 
-    app.post('/writing/title/generate', {
-      schema: { tags, summary: '标题生成（扣 title 积分，失败退还）', body: titleGenerateBody, response: { 200: envelope(titleGenerateSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    }, async (req) => ok(await tasks.generateTitles(userIdOf(req), req.body)));
+    app.post(
+      '/writing/title/generate',
+      {
+        schema: { tags, summary: '标题生成（扣 title 积分，失败退还）', body: titleGenerateBody, response: { 200: envelope(titleGenerateSchema) } },
+        config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (req) => ok(await tasks.generateTitles(userIdOf(req), req.body)),
+    );
 
-    app.get('/mp/task/info', {
-      schema: { tags, summary: '任务状态与已生成的正文', querystring: taskIdQuery, response: { 200: envelope(taskInfoSchema) } },
-      config: required,
-    }, async (req) => ok(await tasks.info(userIdOf(req), req.query.taskId)));
+    app.get(
+      '/mp/task/info',
+      {
+        schema: { tags, summary: '任务状态与已生成的正文', querystring: taskIdQuery, response: { 200: envelope(taskInfoSchema) } },
+        config: required,
+      },
+      async (req) => ok(await tasks.info(userIdOf(req), req.query.taskId)),
+    );
 
-    app.post('/mp/task/stream/ticket', {
-      schema: { tags, summary: '获取任务事件流凭证（60 秒内有效，仅限本人本任务；浏览器以 ?ticket= 打开事件流）', body: streamTicketBody, response: { 200: envelope(streamTicketSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 120, timeWindow: '1 minute' } },
-    }, async (req) => {
-      const userId = userIdOf(req);
-      await tasks.requireTask(userId, req.body.taskId);
-      return ok(await deps.tickets.issue(userId, req.body.taskId));
-    });
+    app.post(
+      '/mp/task/stream/ticket',
+      {
+        schema: {
+          tags,
+          summary: '获取任务事件流凭证（60 秒内有效，仅限本人本任务；浏览器以 ?ticket= 打开事件流）',
+          body: streamTicketBody,
+          response: { 200: envelope(streamTicketSchema) },
+        },
+        config: { auth: 'required' as const, rateLimit: { max: 120, timeWindow: '1 minute' } },
+      },
+      async (req) => {
+        const userId = userIdOf(req);
+        await tasks.requireTask(userId, req.body.taskId);
+        return ok(await deps.tickets.issue(userId, req.body.taskId));
+      },
+    );
 
-    app.get('/mp/task/stream/:taskId', {
-      schema: { tags, summary: '任务事件流（SSE）', description: taskEventsDoc, params: z.object({ taskId: z.string().min(1).max(64) }), querystring: streamQuery },
-    }, async (req, reply) => {
-      // Authenticated here, not by the guard: EventSource cannot send the header, so browsers bring a ?ticket=.
-      // The session token is never accepted in the query string: URLs end up in logs and history.
-      const token = tokenOf(req);
-      const userId = token || !req.query.ticket ? (await deps.sessions.authenticate(token)).userId : await deps.tickets.redeem(req.query.ticket, req.params.taskId);
-      await tasks.requireTask(userId, req.params.taskId);
-      const header = req.headers['last-event-id'];
-      const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
-      reply.hijack();
-      await streamTask({ req: req.raw, res: reply.raw, requestId: req.id, taskId: req.params.taskId, lastEventId, repo: deps.repo, signals: deps.signals, pollMs: deps.pollMs });
-    });
-
-    // ---- drafts ----
-    app.get('/writing/draft/list', {
-      schema: { tags, summary: '草稿列表（按更新时间倒序）', querystring: pageQuery, response: { 200: envelope(pageOf(draftItemSchema)) } },
-      config: required,
-    }, async (req) => ok(await writing.drafts(userIdOf(req), req.query.pageNum, req.query.pageSize)));
-
-    app.get('/writing/draft/detail', {
-      schema: { tags, summary: '草稿详情', querystring: idQuery, response: { 200: envelope(draftDetailSchema) } },
-      config: required,
-    }, async (req) => ok(await writing.draft(userIdOf(req), req.query.id)));
-
-    app.post('/writing/draft/save', {
-      schema: { tags, summary: '保存草稿（无 id 新建；自动保存用）', body: draftSaveBody, response: { 200: envelope(draftDetailSchema) } },
-      bodyLimit: 4 * 1024 * 1024,
-      config: required,
-    }, async (req) => ok(await writing.saveDraft(userIdOf(req), req.body)));
-
-    app.post('/writing/draft/delete', {
-      schema: { tags, summary: '删除草稿', body: idBody, response: { 200: envelope(z.null()) } },
-      config: required,
-    }, async (req) => {
-      await writing.deleteDraft(userIdOf(req), req.body.id);
-      return ok(null);
-    });
-
-    app.get('/writing/draft/export', {
-      schema: { tags, summary: '导出草稿（docx 或 md，content-disposition 附件）', querystring: draftExportQuery },
-      config: required,
-    }, async (req, reply) => {
-      const file = await writing.exportDraft(userIdOf(req), req.query.id, req.query.format);
-      const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
-      reply.header('content-type', file.contentType);
-      reply.header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
-      reply.header('cache-control', 'no-store');
-      return reply.send(file.body);
-    });
-
-    // ---- personas ----
-    app.get('/persona/list', {
-      schema: { tags: ['persona'], summary: '人设列表', response: { 200: envelope(z.array(personaSchema)) } },
-      config: required,
-    }, async (req) => ok(await writing.personas(userIdOf(req))));
-
-    app.get('/persona/detail', {
-      schema: { tags: ['persona'], summary: '人设详情', querystring: idQuery, response: { 200: envelope(personaSchema) } },
-      config: required,
-    }, async (req) => ok(await writing.persona(userIdOf(req), req.query.id)));
-
-    app.post('/persona/save', {
-      schema: { tags: ['persona'], summary: '新建或修改人设（首次创建后 firstCreatePersona 为 true）', body: personaSaveBody, response: { 200: envelope(personaSchema) } },
-      config: required,
-    }, async (req) => ok(await writing.savePersona(userIdOf(req), req.body)));
-
-    app.post('/persona/delete', {
-      schema: { tags: ['persona'], summary: '删除人设', body: idBody, response: { 200: envelope(z.null()) } },
-      config: required,
-    }, async (req) => {
-      await writing.deletePersona(userIdOf(req), req.body.id);
-      return ok(null);
-    });
-
-    // ---- files ----
-    app.post('/writing/file/upload', {
-      schema: { tags: ['file'], summary: '上传引用文件（multipart 字段 file；docx、pdf、txt、md；10MB 以内）', consumes: ['multipart/form-data'], response: { 200: envelope(quoteFileSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    }, async (req, reply) => ok(await closingOnError(reply, async () => files.uploadQuote(userIdOf(req), await onePart(req, writingLimits.quoteFileMaxBytes)))));
-
-    app.get('/writing/file/list', {
-      schema: { tags: ['file'], summary: '引用文件列表', response: { 200: envelope(z.array(quoteFileSchema)) } },
-      config: required,
-    }, async (req) => ok(await files.listQuotes(userIdOf(req))));
-
-    app.post('/writing/file/delete', {
-      schema: { tags: ['file'], summary: '删除引用文件', body: idBody, response: { 200: envelope(z.null()) } },
-      config: required,
-    }, async (req) => {
-      await files.delete(userIdOf(req), req.body.id);
-      return ok(null);
-    });
-
-    app.post('/wx/upload', {
-      schema: { tags: ['file'], summary: '上传图片（multipart 字段 file；jpg、jpeg、png、gif；20MB 以内）', consumes: ['multipart/form-data'], response: { 200: envelope(uploadResultSchema) } },
-      config: { auth: 'required' as const, rateLimit: { max: 60, timeWindow: '1 minute' } },
-    }, async (req, reply) => {
-      const { url } = await closingOnError(reply, async () => files.uploadImage(userIdOf(req), await onePart(req, limits.uploadMaxBytes)));
-      return ok({ url });
-    });
-
-    app.get('/material/v3/image/search', {
-      schema: { tags: ['file'], summary: '搜索我上传的图片（无结果时 code 991）', querystring: imageSearchQuery, response: { 200: envelope(z.array(imageItemSchema)) } },
-      config: required,
-    }, async (req) => ok(await files.searchImages(userIdOf(req), req.query.keyword)));
+    app.get(
+      '/mp/task/stream/:taskId',
+      {
+        schema: { tags, summary: '任务事件流（SSE）', description: taskEventsDoc, params: z.object({ taskId: z.string().min(1).max(64) }), querystring: streamQuery },
+      },
+      async (req, reply) => {
+        // Authenticated here, not by the guard: EventSource cannot send the header, so browsers bring a ?ticket=.
+        // The session token is never accepted in the query string: URLs end up in logs and history.
+        const token = tokenOf(req);
+        const userId = token || !req.query.ticket ? (await deps.sessions.authenticate(token)).userId : await deps.tickets.redeem(req.query.ticket, req.params.taskId);
+        await tasks.requireTask(userId, req.params.taskId);
+        const header = req.headers['last-event-id'];
+        const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
+        reply.hijack();
+        await streamTask({ req: req.raw, res: reply.raw, requestId: req.id, taskId: req.params.taskId, lastEventId, repo: deps.repo, signals: deps.signals, pollMs: deps.pollMs });
+      },
+    );
   };
 }

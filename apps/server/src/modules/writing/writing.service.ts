@@ -1,20 +1,38 @@
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
-import { ErrorCode, homeInputSchema, writingLimits, type DraftDetail, type FestivalItem, type HomeInput, type ModelItem, type Persona, type PersonaSaveBody } from '@inkstone/shared';
+import { ErrorCode, homeInputSchema, writingLimits, type FestivalItem, type HomeInput, type ModelItem } from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import { appError } from '../../http/errors.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
 import type { UserService } from '../user/user.service.js';
 import { festivalsOf } from './festival.js';
-import { htmlToMarkdown, markdownToHtml, parseBlocks, stripMarkdown } from './markdown.js';
-import type { DraftRow, PersonaRow, WritingRepo } from './writing.repo.js';
-import { generatedBy } from './task.service.js';
+import type { WritingRepo } from './writing.repo.js';
 
 export const styleCards = [
-  { id: 'deep-analysis', name: '深度长文', description: '先规划大纲、可联网查资料，逐节写作并审阅修改，适合观点文章与行业分析', writeType: 'deep', example: '写一篇分析2025年新能源汽车价格战对消费者影响的文章', tags: ['长文', '引用', '观点'] },
+  {
+    id: 'deep-analysis',
+    name: '深度长文',
+    description: '先规划大纲、可联网查资料，逐节写作并审阅修改，适合观点文章与行业分析',
+    writeType: 'deep',
+    example: '写一篇分析2025年新能源汽车价格战对消费者影响的文章',
+    tags: ['长文', '引用', '观点'],
+  },
   { id: 'quick-post', name: '快速成文', description: '一次生成完整短文，适合日常更新', writeType: 'quick', example: '写一篇周末城市骑行的小红书笔记', tags: ['短文', '高效'] },
-  { id: 'xhs-note', name: '小红书笔记', description: '口语化、分点、带表情与话题标签的种草风格', writeType: 'quick', example: '分享3个提升早起效率的小习惯', tags: ['种草', '清单'] },
-  { id: 'wechat-article', name: '公众号文章', description: '有标题钩子、小标题分节、结尾互动的公众号长文', writeType: 'deep', example: '聊聊年轻人为什么开始存钱', tags: ['公众号', '结构化'] },
+  {
+    id: 'xhs-note',
+    name: '小红书笔记',
+    description: '口语化、分点、带表情与话题标签的种草风格',
+    writeType: 'quick',
+    example: '分享3个提升早起效率的小习惯',
+    tags: ['种草', '清单'],
+  },
+  {
+    id: 'wechat-article',
+    name: '公众号文章',
+    description: '有标题钩子、小标题分节、结尾互动的公众号长文',
+    writeType: 'deep',
+    example: '聊聊年轻人为什么开始存钱',
+    tags: ['公众号', '结构化'],
+  },
   { id: 'imitate', name: '仿写爆款', description: '贴入一篇你喜欢的文章，模仿它的结构和语气写新内容', writeType: 'imitate', example: '（粘贴一篇范文）', tags: ['仿写'] },
   { id: 'rewrite', name: '改写润色', description: '把已有内容换一种结构和表达，适配新平台', writeType: 'rewrite', example: '（粘贴需要改写的内容）', tags: ['改写'] },
 ] as const;
@@ -33,22 +51,7 @@ const INDUSTRY_WORDS: Record<string, string[]> = {
 };
 const GENERAL_WORDS = ['个人成长', '效率提升', '生活方式', '读书笔记', '热点解读', '干货清单'];
 
-const toDraftItem = (d: DraftRow) => ({
-  id: d.id,
-  title: d.title,
-  summary: stripMarkdown(d.markdown || htmlToMarkdown(d.html)).replace(/^【[^】]*】\s*/, '').slice(0, 120),
-  taskId: d.taskId,
-  createType: d.createType,
-  createdAt: d.createdAt.toISOString(),
-  updatedAt: d.updatedAt.toISOString(),
-});
-
-export const toPersona = (p: PersonaRow): Persona => ({
-  id: p.id, name: p.name, platform: p.platform, industry: p.industry, audience: p.audience, tone: p.tone, tabooWords: p.tabooWords, sampleTexts: p.sampleTexts,
-  createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
-});
-
-/** Drafts, personas, home input, style cards, suggestions, festivals, the model picker and export. */
+/** The writing home page: the model picker, search status, saved input, style cards, suggested words, festivals. */
 export class WritingService {
   constructor(
     private readonly repo: WritingRepo,
@@ -106,101 +109,4 @@ export class WritingService {
     const y = year ?? new Date(this.clock.now().getTime() + 8 * 3_600_000).getUTCFullYear();
     return festivalsOf(y);
   }
-
-  // ---- drafts ----
-  async drafts(userId: number, pageNum: number, pageSize: number) {
-    const { rows, total } = await this.repo.drafts(userId, pageNum, pageSize);
-    return { records: rows.map(toDraftItem), total, pageNum, pageSize };
-  }
-
-  async draft(userId: number, id: number): Promise<DraftDetail> {
-    const d = await this.repo.draft(userId, id);
-    if (!d) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
-    const task = d.taskId ? await this.repo.task(d.taskId) : undefined;
-    return { ...toDraftItem(d), html: d.html, markdown: d.markdown, generatedBy: task ? generatedBy(task.modelId) : null };
-  }
-
-  /** Autosave: creates without id, updates with it. Either body form is accepted; the other is derived. */
-  async saveDraft(userId: number, input: { id?: number | null; title: string; html?: string; markdown?: string }): Promise<DraftDetail> {
-    const now = this.clock.now();
-    const body: { html?: string; markdown?: string } = {};
-    if (input.html !== undefined) {
-      body.html = input.html;
-      body.markdown = input.markdown ?? htmlToMarkdown(input.html);
-    } else if (input.markdown !== undefined) {
-      body.markdown = input.markdown;
-      body.html = markdownToHtml(input.markdown);
-    }
-    if (input.id) {
-      const row = await this.repo.updateDraft(userId, input.id, { title: input.title, ...body, updatedAt: now });
-      if (!row) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
-      return this.draft(userId, row.id);
-    }
-    const row = await this.repo.insertDraft(this.repo.db, { userId, title: input.title, html: body.html ?? '', markdown: body.markdown ?? '', createdAt: now, updatedAt: now });
-    return this.draft(userId, row.id);
-  }
-
-  async deleteDraft(userId: number, id: number) {
-    const row = await this.repo.updateDraft(userId, id, { deletedAt: this.clock.now() });
-    if (!row) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
-  }
-
-  async exportDraft(userId: number, id: number, format: 'docx' | 'md'): Promise<{ filename: string; contentType: string; body: Buffer }> {
-    const d = await this.repo.draft(userId, id);
-    if (!d) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
-    const markdown = d.markdown || htmlToMarkdown(d.html);
-    const base = (d.title || '未命名草稿').replace(/[\\/:*?"<>|\r\n]+/g, ' ').trim().slice(0, 80) || 'draft';
-    if (format === 'md') {
-      const md = d.html ? htmlToMarkdown(d.html) : markdown;
-      return { filename: `${base}.md`, contentType: 'text/markdown; charset=utf-8', body: Buffer.from(md, 'utf8') };
-    }
-    return { filename: `${base}.docx`, contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', body: await toDocx(d.title, markdown) };
-  }
-
-  // ---- personas ----
-  async personas(userId: number): Promise<Persona[]> {
-    return (await this.repo.personas(userId)).map(toPersona);
-  }
-
-  async persona(userId: number, id: number): Promise<Persona> {
-    const p = await this.repo.persona(userId, id);
-    if (!p) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
-    return toPersona(p);
-  }
-
-  async savePersona(userId: number, input: PersonaSaveBody): Promise<Persona> {
-    const values = {
-      name: input.name, platform: input.platform, industry: input.industry, audience: input.audience, tone: input.tone,
-      tabooWords: [...new Set(input.tabooWords)], sampleTexts: input.sampleTexts, updatedAt: this.clock.now(),
-    };
-    if (input.id) {
-      const row = await this.repo.updatePersona(userId, input.id, values);
-      if (!row) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
-      return toPersona(row);
-    }
-    if ((await this.repo.countPersonas(userId)) >= 50) throw appError(ErrorCode.VALIDATION, '人设最多创建50个');
-    return toPersona(await this.repo.insertPersona({ userId, ...values }));
-  }
-
-  async deletePersona(userId: number, id: number) {
-    if (!(await this.repo.deletePersona(userId, id))) throw appError(ErrorCode.NOT_FOUND, '人设不存在');
-  }
-}
-
-const runs = (text: string) =>
-  text.split(/(\*\*[^*]+\*\*)/).filter(Boolean).map((part) => (part.startsWith('**') && part.endsWith('**') ? new TextRun({ text: part.slice(2, -2), bold: true }) : new TextRun(part)));
-
-export async function toDocx(title: string, markdown: string): Promise<Buffer> {
-  const children: Paragraph[] = [];
-  const blocks = parseBlocks(markdown);
-  if (!blocks.some((b) => b.type === 'heading' && b.level === 1) && title) children.push(new Paragraph({ text: title, heading: HeadingLevel.TITLE, alignment: AlignmentType.CENTER }));
-  const level = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
-  for (const b of blocks) {
-    if (b.type === 'heading') children.push(new Paragraph({ heading: level[b.level], children: runs(b.text) }));
-    else if (b.type === 'list') b.items.forEach((item, i) => children.push(new Paragraph({ children: [new TextRun(b.ordered ? `${i + 1}. ` : '• '), ...runs(item)] })));
-    else if (b.type === 'quote') children.push(new Paragraph({ children: [new TextRun({ text: b.text, italics: true })], indent: { left: 480 } }));
-    else for (const line of b.text.split('\n')) children.push(new Paragraph({ children: runs(line) }));
-  }
-  const doc = new Document({ creator: 'Inkstone 砚', title: title || '草稿', sections: [{ children }] });
-  return Packer.toBuffer(doc);
 }

@@ -24,6 +24,8 @@ interface Trade {
   scanned: boolean;
   trade_no?: string;
   gmt_payment?: string;
+  /** Refunded yuan by out_request_no (alipay.trade.refund is idempotent per out_request_no). */
+  refunds?: Map<string, { fen: number; gmt_refund: string }>;
 }
 
 export interface AlipayNotification {
@@ -31,6 +33,9 @@ export interface AlipayNotification {
   body: string;
 }
 
+const yuanFen = (y: string) => (/^\d{1,9}(\.\d{1,2})?$/.test(y) ? Math.round(Number(y) * 100) : undefined);
+const fenYuan = (f: number) => `${Math.floor(f / 100)}.${String(f % 100).padStart(2, '0')}`;
+const refundedFen = (t: Trade) => [...(t.refunds?.values() ?? [])].reduce((a, r) => a + r.fen, 0);
 const chinaTime = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
 
 /** RSA2 over `k=v&...` of the sorted non-empty params, as both directions of the protocol sign. */
@@ -76,7 +81,9 @@ export async function startAlipayStandin(opts: AlipayStandinOptions) {
       const method = params.method ?? 'unknown';
       if (params.app_id !== opts.appId) return reply(res, method, { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: '无效的AppID参数' });
       if (params.sign_type !== 'RSA2') return reply(res, method, { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature-type', sub_msg: '无效的签名类型' });
-      const ok = createVerify('RSA-SHA256').update(alipaySignContent(params, ['sign']), 'utf8').verify(appKey, params.sign ?? '', 'base64');
+      const ok = createVerify('RSA-SHA256')
+        .update(alipaySignContent(params, ['sign']), 'utf8')
+        .verify(appKey, params.sign ?? '', 'base64');
       if (!ok) return reply(res, method, { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' });
       const biz = JSON.parse(params.biz_content ?? '{}') as Record<string, string>;
       if (method === 'alipay.trade.precreate') {
@@ -86,8 +93,13 @@ export async function startAlipayStandin(opts: AlipayStandinOptions) {
         const minutes = Number(/^(\d+)m$/.exec(biz.timeout_express ?? '')?.[1] ?? 120);
         if (!trades.has(biz.out_trade_no)) {
           trades.set(biz.out_trade_no, {
-            out_trade_no: biz.out_trade_no, total_amount: biz.total_amount!, subject: biz.subject, notify_url: params.notify_url,
-            expireAt: now().getTime() + minutes * 60_000, state: 'WAIT', scanned: false,
+            out_trade_no: biz.out_trade_no,
+            total_amount: biz.total_amount!,
+            subject: biz.subject,
+            notify_url: params.notify_url,
+            expireAt: now().getTime() + minutes * 60_000,
+            state: 'WAIT',
+            scanned: false,
           });
         }
         return reply(res, method, { code: '10000', msg: 'Success', out_trade_no: biz.out_trade_no, qr_code: `https://qr.alipay.com/bax0${randomBytes(8).toString('hex')}` });
@@ -98,8 +110,41 @@ export async function startAlipayStandin(opts: AlipayStandinOptions) {
         if (!t || !t.scanned) return reply(res, method, notExist);
         refresh(t);
         return reply(res, method, {
-          code: '10000', msg: 'Success', out_trade_no: t.out_trade_no, trade_no: t.trade_no, trade_status: t.state === 'WAIT' ? 'WAIT_BUYER_PAY' : t.state,
-          total_amount: t.total_amount, buyer_logon_id: 'sta***@standin.com', ...(t.gmt_payment ? { send_pay_date: t.gmt_payment } : {}),
+          code: '10000',
+          msg: 'Success',
+          out_trade_no: t.out_trade_no,
+          trade_no: t.trade_no,
+          trade_status: t.state === 'WAIT' ? 'WAIT_BUYER_PAY' : t.state,
+          total_amount: t.total_amount,
+          buyer_logon_id: 'sta***@standin.com',
+          ...(t.gmt_payment ? { send_pay_date: t.gmt_payment } : {}),
+        });
+      }
+      if (method === 'alipay.trade.refund') {
+        if (!t || !t.scanned) return reply(res, method, notExist);
+        const fen = yuanFen(biz.refund_amount ?? '');
+        if (fen === undefined || fen <= 0) return reply(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.INVALID_PARAMETER', sub_msg: '参数无效' });
+        t.refunds ??= new Map();
+        const requestNo = biz.out_request_no ?? t.out_trade_no;
+        const seen = t.refunds.get(requestNo);
+        if (seen && seen.fen !== fen) return reply(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', sub_msg: '退款金额超限' });
+        if (!seen) {
+          if (t.state !== 'TRADE_SUCCESS') return reply(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_STATUS_ERROR', sub_msg: '交易状态不合法' });
+          if (refundedFen(t) + fen > yuanFen(t.total_amount)!)
+            return reply(res, method, { code: '40004', msg: 'Business Failed', sub_code: 'ACQ.REFUND_FEE_ERROR', sub_msg: '交易退款金额有误' });
+          t.refunds.set(requestNo, { fen, gmt_refund: chinaTime(now()) });
+          if (refundedFen(t) >= yuanFen(t.total_amount)!) t.state = 'TRADE_CLOSED';
+        }
+        return reply(res, method, {
+          code: '10000',
+          msg: 'Success',
+          trade_no: t.trade_no,
+          out_trade_no: t.out_trade_no,
+          buyer_logon_id: 'sta***@standin.com',
+          // N: this out_request_no was refunded before; nothing moved this time.
+          fund_change: seen ? 'N' : 'Y',
+          refund_fee: fenYuan(refundedFen(t)),
+          buyer_user_id: '2088102177846880',
         });
       }
       if (method === 'alipay.trade.close') {
@@ -166,8 +211,26 @@ export async function startAlipayStandin(opts: AlipayStandinOptions) {
       }
       return notificationFor(t);
     },
+    /**
+     * The notification Alipay sends to the trade's notify_url after a refund: out_biz_no names the refund request,
+     * refund_fee is the running total, trade_status TRADE_CLOSED once everything is refunded.
+     */
+    refundNotification(orderNo: string, outRequestNo: string, o: { signWith?: KeyObject; sign?: string } = {}): AlipayNotification {
+      const t = trades.get(orderNo);
+      const r = t?.refunds?.get(outRequestNo);
+      if (!t || !r) throw new Error(`no refund ${outRequestNo} of ${orderNo}`);
+      return notificationFor(t, { ...o, fields: { out_biz_no: outRequestNo, refund_fee: fenYuan(refundedFen(t)), gmt_refund: `${r.gmt_refund}.000` } });
+    },
     forge(orderNo: string, o: { fields?: Record<string, string>; signWith?: KeyObject; sign?: string }): AlipayNotification {
-      const t = trades.get(orderNo) ?? { out_trade_no: orderNo, total_amount: '0.01', subject: 'x', notify_url: 'http://127.0.0.1:1/api/pay/notify/alipay', expireAt: 0, state: 'WAIT' as const, scanned: true };
+      const t = trades.get(orderNo) ?? {
+        out_trade_no: orderNo,
+        total_amount: '0.01',
+        subject: 'x',
+        notify_url: 'http://127.0.0.1:1/api/pay/notify/alipay',
+        expireAt: 0,
+        state: 'WAIT' as const,
+        scanned: true,
+      };
       return notificationFor({ ...t, state: 'TRADE_SUCCESS' }, o);
     },
     async deliver(n: AlipayNotification): Promise<Response> {
@@ -176,5 +239,3 @@ export async function startAlipayStandin(opts: AlipayStandinOptions) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-export type AlipayStandin = Awaited<ReturnType<typeof startAlipayStandin>>;

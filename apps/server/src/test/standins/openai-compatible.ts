@@ -12,7 +12,14 @@ import type { AddressInfo } from 'node:net';
 
 export interface ChatRequestBody {
   model: string;
-  messages: Array<{ role: string; content: string }>;
+  /** `content` is '' where the wire had null (an assistant turn that only called tools). */
+  messages: Array<{
+    role: string;
+    content: string;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  }>;
+  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: unknown } }>;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
   max_tokens?: number;
@@ -22,6 +29,11 @@ export interface ChatRequestBody {
 export interface StandinReply {
   reasoning?: string;
   content: string;
+  /**
+   * Function calls, streamed after the content as OpenAI does: per call a first delta with index, id, type and the
+   * name (arguments ''), then the arguments text in pieces of `chunkChars`; the finish reason becomes `tool_calls`.
+   */
+  toolCalls?: Array<{ name: string; arguments: string | Record<string, unknown>; id?: string }>;
   /** Characters per content chunk (default 8). */
   chunkChars?: number;
   finishReason?: 'stop' | 'length' | 'content_filter' | 'sensitive';
@@ -105,7 +117,15 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
         await send(chunk({ content: reply.content.slice(i, i + size) }));
         n += 1;
       }
-      await send(chunk({}, reply.finishReason ?? 'stop'));
+      for (const [index, call] of (reply.toolCalls ?? []).entries()) {
+        const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+        const id = call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+        await send(chunk({ tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+        for (let i = 0; i < args.length; i += size) {
+          await send(chunk({ tool_calls: [{ index, function: { arguments: args.slice(i, i + size) } }] }));
+        }
+      }
+      await send(chunk({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
       if (body.stream_options?.include_usage) {
         const prompt = approxTokens(body.messages.map((m) => m.content).join(''));
         const completion = approxTokens((reply.reasoning ?? '') + reply.content);
@@ -142,6 +162,14 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
         sendError(res, 400, { message: 'model and messages are required', code: 'invalid_request' });
         return;
       }
+      // As OpenAI does: every tool message answers a call the assistant made earlier in the conversation.
+      const asked = new Set(body.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id)));
+      const stray = body.messages.find((m) => m.role === 'tool' && (!m.tool_call_id || !asked.has(m.tool_call_id)));
+      if (stray) {
+        sendError(res, 400, { message: "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'.", code: 'invalid_request' });
+        return;
+      }
+      for (const m of body.messages) m.content = (m.content as string | null) ?? '';
       if (opts.model && body.model !== opts.model) {
         sendError(res, 404, { message: `The model \`${body.model}\` does not exist`, code: 'model_not_found' });
         return;
@@ -155,11 +183,16 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
       if (!body.stream) {
         const r = step.reply;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          id: `chatcmpl-${randomUUID()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: r.content, reasoning_content: r.reasoning ?? null }, finish_reason: r.finishReason ?? 'stop' }],
-          usage: { prompt_tokens: 1, completion_tokens: approxTokens(r.content), total_tokens: 1 + approxTokens(r.content) },
-        }));
+        res.end(
+          JSON.stringify({
+            id: `chatcmpl-${randomUUID()}`,
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: r.content, reasoning_content: r.reasoning ?? null }, finish_reason: r.finishReason ?? 'stop' }],
+            usage: { prompt_tokens: 1, completion_tokens: approxTokens(r.content), total_tokens: 1 + approxTokens(r.content) },
+          }),
+        );
         return;
       }
       void stream(res, body, step.reply);

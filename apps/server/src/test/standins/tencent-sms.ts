@@ -26,8 +26,7 @@ export interface TencentSmsStandinOptions {
 
 const MAX_SKEW_SECONDS = 5 * 60;
 const REGIONS = new Set(['ap-guangzhou', 'ap-beijing', 'ap-nanjing']);
-const AUTH_RE =
-  /^TC3-HMAC-SHA256 Credential=([^/\s]+)\/(\d{4}-\d{2}-\d{2})\/([a-z0-9]+)\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
+const AUTH_RE = /^TC3-HMAC-SHA256 Credential=([^/\s]+)\/(\d{4}-\d{2}-\d{2})\/([a-z0-9]+)\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
 
 const hexSha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -67,19 +66,14 @@ export async function startTencentSmsStandin(opts: TencentSmsStandinOptions): Pr
 
     const auth = AUTH_RE.exec(authorization);
     if (!auth) return error('AuthFailure.InvalidAuthorization', 'Authorization header does not follow TC3-HMAC-SHA256.');
-    const [, secretId, credentialDate, service, signedHeaderList, signature] = auth as unknown as [
-      string, string, string, string, string, string,
-    ];
+    const [, secretId, credentialDate, service, signedHeaderList, signature] = auth as unknown as [string, string, string, string, string, string];
     if (secretId !== opts.secretId) {
       return error('AuthFailure.SecretIdNotFound', 'The SecretId is not found, please ensure that your SecretId is correct.');
     }
     const timestamp = Number(timestampHeader);
     const serverSeconds = Math.floor(now() / 1000);
     if (Math.abs(serverSeconds - timestamp) > MAX_SKEW_SECONDS) {
-      return error(
-        'AuthFailure.SignatureExpire',
-        `Signature expired. Timestamp comparison is ${timestamp}, server time is ${serverSeconds}.`,
-      );
+      return error('AuthFailure.SignatureExpire', `Signature expired. Timestamp comparison is ${timestamp}, server time is ${serverSeconds}.`);
     }
 
     const signedHeaders = signedHeaderList.split(';');
@@ -88,28 +82,16 @@ export async function startTencentSmsStandin(opts: TencentSmsStandinOptions): Pr
       return error('AuthFailure.InvalidAuthorization', 'SignedHeaders must include content-type and host.');
     }
     // Rebuilt from what arrived on the wire, so a Host or Content-Type that differs from the signed one fails here.
-    const canonicalHeaders = signedHeaders
-      .map((name) => `${name}:${(header(name) ?? '').trim().toLowerCase()}\n`)
-      .join('');
+    const canonicalHeaders = signedHeaders.map((name) => `${name}:${(header(name) ?? '').trim().toLowerCase()}\n`).join('');
     const url = new URL(req.url ?? '/', 'http://standin');
-    const canonicalRequest = [
-      req.method ?? '',
-      url.pathname,
-      url.search.replace(/^\?/, ''),
-      canonicalHeaders,
-      signedHeaderList,
-      hexSha256(rawBody),
-    ].join('\n');
+    const canonicalRequest = [req.method ?? '', url.pathname, url.search.replace(/^\?/, ''), canonicalHeaders, signedHeaderList, hexSha256(rawBody)].join('\n');
     // The server derives the scope date from the timestamp; a client-chosen date that disagrees cannot verify.
     const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
     const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${date}/sms/tc3_request\n${hexSha256(canonicalRequest)}`;
     const expected = Buffer.from(tc3Signature(opts.secretKey, date, 'sms', stringToSign));
     const given = Buffer.from(signature);
     if (credentialDate !== date || service !== 'sms' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return error(
-        'AuthFailure.SignatureFailure',
-        'The provided credentials could not be validated. Please check your signature is correct.',
-      );
+      return error('AuthFailure.SignatureFailure', 'The provided credentials could not be validated. Please check your signature is correct.');
     }
 
     if (action !== 'SendSms') return error('InvalidAction', `The action \`${action}\` is not found.`);

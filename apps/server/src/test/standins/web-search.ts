@@ -57,12 +57,33 @@ export async function startSearchStandin(opts: { apiKey?: string } = {}): Promis
         received.push({ vendor: 'bocha', query, body });
         const count = Number(body.count ?? 10);
         return json(200, {
-          code: 200, log_id: 'standin', msg: null,
+          code: 200,
+          log_id: 'standin',
+          msg: null,
           data: {
-            _type: 'SearchResponse', queryContext: { originalQuery: query },
+            _type: 'SearchResponse',
+            queryContext: { originalQuery: query },
             webPages: {
-              webSearchUrl: '', totalEstimatedMatches: 3,
-              value: pages(query).slice(0, count).map((p, i) => ({ id: `https://api.bochaai.com/v1/#WebPages.${i}`, name: p.title, url: p.url, displayUrl: p.url, snippet: p.text, summary: body.summary ? `${p.text}（摘要）` : undefined, siteName: p.site, siteIcon: '', datePublished: p.date, dateLastCrawled: p.date, cachedPageUrl: null, language: null, isFamilyFriendly: null, isNavigational: null })),
+              webSearchUrl: '',
+              totalEstimatedMatches: 3,
+              value: pages(query)
+                .slice(0, count)
+                .map((p, i) => ({
+                  id: `https://api.bochaai.com/v1/#WebPages.${i}`,
+                  name: p.title,
+                  url: p.url,
+                  displayUrl: p.url,
+                  snippet: p.text,
+                  summary: body.summary ? `${p.text}（摘要）` : undefined,
+                  siteName: p.site,
+                  siteIcon: '',
+                  datePublished: p.date,
+                  dateLastCrawled: p.date,
+                  cachedPageUrl: null,
+                  language: null,
+                  isFamilyFriendly: null,
+                  isNavigational: null,
+                })),
             },
           },
         });
@@ -76,8 +97,14 @@ export async function startSearchStandin(opts: { apiKey?: string } = {}): Promis
         received.push({ vendor: 'tavily', query, body });
         const max = Number(body.max_results ?? 5);
         return json(200, {
-          query, follow_up_questions: null, answer: null, images: [],
-          results: pages(query).slice(0, max).map((p, i) => ({ title: p.title, url: p.url, content: p.text, score: 0.9 - i * 0.2, raw_content: null })).reverse(),
+          query,
+          follow_up_questions: null,
+          answer: null,
+          images: [],
+          results: pages(query)
+            .slice(0, max)
+            .map((p, i) => ({ title: p.title, url: p.url, content: p.text, score: 0.9 - i * 0.2, raw_content: null }))
+            .reverse(),
           response_time: 0.5,
         });
       }
@@ -90,9 +117,23 @@ export async function startSearchStandin(opts: { apiKey?: string } = {}): Promis
         const query = url.searchParams.get('q') ?? '';
         received.push({ vendor: 'searxng', query });
         return json(200, {
-          query, number_of_results: 3,
-          results: pages(query).map((p, i) => ({ url: p.url, title: p.title, content: p.text, engine: i ? 'bing' : 'baidu', engines: ['baidu'], score: 1 - i * 0.1, category: 'general', publishedDate: p.date })),
-          answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [],
+          query,
+          number_of_results: 3,
+          results: pages(query).map((p, i) => ({
+            url: p.url,
+            title: p.title,
+            content: p.text,
+            engine: i ? 'bing' : 'baidu',
+            engines: ['baidu'],
+            score: 1 - i * 0.1,
+            category: 'general',
+            publishedDate: p.date,
+          })),
+          answers: [],
+          corrections: [],
+          infoboxes: [],
+          suggestions: [],
+          unresponsive_engines: [],
         });
       }
       json(404, { error: 'not found' });

@@ -48,7 +48,12 @@ export interface WechatMpStandin {
   /** Pushes any XML message, signed like WeChat does. */
   push(params: PushParams): Promise<{ status: number; body: string }>;
   /** The one-off server URL check WeChat makes when the URL is saved in the admin console. */
-  verifyUrl(params: { callbackUrl: string; echostr: string; badSignature?: boolean; timestampOffsetSec?: number }): Promise<{ status: number; body: string; contentType: string | null }>;
+  verifyUrl(params: {
+    callbackUrl: string;
+    echostr: string;
+    badSignature?: boolean;
+    timestampOffsetSec?: number;
+  }): Promise<{ status: number; body: string; contentType: string | null }>;
   close(): Promise<void>;
 }
 

@@ -25,8 +25,22 @@ interface Trade {
   total: number;
   notify_url: string;
   time_expire?: string;
-  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED';
+  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'REFUND';
   transaction_id?: string;
+  success_time?: string;
+}
+
+/** A refund as WeChat Pay keeps it: one per out_refund_no. */
+interface Refund {
+  out_refund_no: string;
+  out_trade_no: string;
+  transaction_id: string;
+  refund_id: string;
+  refund: number;
+  total: number;
+  notify_url?: string;
+  status: 'PROCESSING' | 'SUCCESS' | 'ABNORMAL' | 'CLOSED';
+  create_time: string;
   success_time?: string;
 }
 
@@ -53,6 +67,7 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const merchantKey = typeof opts.merchantPublicKey === 'string' ? createPublicKey(opts.merchantPublicKey) : opts.merchantPublicKey;
   const trades = new Map<string, Trade>();
+  const refunds = new Map<string, Refund>();
   const requests: Array<{ method: string; path: string; body: string }> = [];
   let notifyOrigin: string | null = null;
 
@@ -86,7 +101,9 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
     if (fields.serial_no !== opts.merchantSerial) return 'serial_no mismatch';
     if (Math.abs(now().getTime() / 1000 - Number(fields.timestamp)) > 300) return 'timestamp expired';
     const message = `${method}\n${url}\n${fields.timestamp}\n${fields.nonce_str}\n${body}\n`;
-    const ok = createVerify('RSA-SHA256').update(message).verify(merchantKey, fields.signature ?? '', 'base64');
+    const ok = createVerify('RSA-SHA256')
+      .update(message)
+      .verify(merchantKey, fields.signature ?? '', 'base64');
     return ok ? null : 'signature does not verify';
   }
 
@@ -102,7 +119,15 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
       if (authError) return send(res, 401, { code: 'SIGN_ERROR', message: authError });
       const u = new URL(url, 'http://x');
       if (method === 'POST' && u.pathname === '/v3/pay/transactions/native') {
-        const b = JSON.parse(body) as { appid?: string; mchid?: string; description?: string; out_trade_no?: string; notify_url?: string; time_expire?: string; amount?: { total?: number; currency?: string } };
+        const b = JSON.parse(body) as {
+          appid?: string;
+          mchid?: string;
+          description?: string;
+          out_trade_no?: string;
+          notify_url?: string;
+          time_expire?: string;
+          amount?: { total?: number; currency?: string };
+        };
         if (b.appid !== opts.appid || b.mchid !== opts.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'appid/mchid mismatch' });
         if (!b.out_trade_no || !/^[0-9A-Za-z_\-*]{6,32}$/.test(b.out_trade_no)) return send(res, 400, { code: 'PARAM_ERROR', message: 'out_trade_no invalid' });
         if (!Number.isInteger(b.amount?.total) || b.amount!.total! <= 0 || b.amount?.currency !== 'CNY') return send(res, 400, { code: 'PARAM_ERROR', message: 'amount invalid' });
@@ -110,9 +135,20 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
         if (b.time_expire && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/.test(b.time_expire)) return send(res, 400, { code: 'PARAM_ERROR', message: 'time_expire invalid' });
         const existing = trades.get(b.out_trade_no);
         if (existing && existing.total !== b.amount!.total) return send(res, 400, { code: 'INVALID_REQUEST', message: '201 商户订单号重复' });
-        trades.set(b.out_trade_no, existing ?? { out_trade_no: b.out_trade_no, description: b.description, total: b.amount!.total!, notify_url: b.notify_url, ...(b.time_expire ? { time_expire: b.time_expire } : {}), state: 'NOTPAY' });
+        trades.set(
+          b.out_trade_no,
+          existing ?? {
+            out_trade_no: b.out_trade_no,
+            description: b.description,
+            total: b.amount!.total!,
+            notify_url: b.notify_url,
+            ...(b.time_expire ? { time_expire: b.time_expire } : {}),
+            state: 'NOTPAY',
+          },
+        );
         return send(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('base64url')}` });
       }
+      if (method === 'POST' && u.pathname === '/v3/refund/domestic/refunds') return refundRequest(res, body);
       const q = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(u.pathname);
       if (q) {
         const t = trades.get(decodeURIComponent(q[1]!));
@@ -135,6 +171,49 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const refundedOf = (outTradeNo: string) =>
+    [...refunds.values()].filter((r) => r.out_trade_no === outTradeNo && r.status !== 'CLOSED' && r.status !== 'ABNORMAL').reduce((a, r) => a + r.refund, 0);
+
+  /** POST /v3/refund/domestic/refunds: accepted as PROCESSING; the result comes later as a REFUND.* notification. */
+  function refundRequest(res: http.ServerResponse, body: string) {
+    const b = JSON.parse(body || '{}') as {
+      transaction_id?: string;
+      out_trade_no?: string;
+      out_refund_no?: string;
+      reason?: string;
+      notify_url?: string;
+      amount?: { refund?: number; total?: number; currency?: string };
+    };
+    const t = b.transaction_id ? [...trades.values()].find((x) => x.transaction_id === b.transaction_id) : b.out_trade_no ? trades.get(b.out_trade_no) : undefined;
+    if (!b.out_refund_no || !/^[0-9A-Za-z_\-|*@]{1,64}$/.test(b.out_refund_no)) return send(res, 400, { code: 'PARAM_ERROR', message: 'out_refund_no invalid' });
+    if (!Number.isInteger(b.amount?.refund) || b.amount!.refund! <= 0 || !Number.isInteger(b.amount?.total) || b.amount?.currency !== 'CNY') {
+      return send(res, 400, { code: 'PARAM_ERROR', message: 'amount invalid' });
+    }
+    if (b.reason !== undefined && b.reason.length > 80) return send(res, 400, { code: 'PARAM_ERROR', message: 'reason too long' });
+    if (!t) return send(res, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' });
+    const existing = refunds.get(b.out_refund_no);
+    if (existing) {
+      if (existing.refund !== b.amount!.refund) return send(res, 400, { code: 'INVALID_REQUEST', message: '退款单号重复，但退款金额不一致' });
+      return send(res, 200, refundOf(existing));
+    }
+    if (t.state !== 'SUCCESS') return send(res, 400, { code: 'INVALID_REQUEST', message: '订单未支付或已全额退款' });
+    if (b.amount!.total !== t.total) return send(res, 400, { code: 'PARAM_ERROR', message: '订单金额与原订单不一致' });
+    if (refundedOf(t.out_trade_no) + b.amount!.refund! > t.total) return send(res, 400, { code: 'INVALID_REQUEST', message: '申请退款金额超过订单可退金额' });
+    const r: Refund = {
+      out_refund_no: b.out_refund_no,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id!,
+      refund_id: `5030${Date.now()}${randomBytes(3).toString('hex')}`,
+      refund: b.amount!.refund!,
+      total: t.total,
+      ...(b.notify_url ? { notify_url: b.notify_url } : {}),
+      status: 'PROCESSING',
+      create_time: rfc3339China(now()),
+    };
+    refunds.set(r.out_refund_no, r);
+    return send(res, 200, refundOf(r));
+  }
+
   function transactionOf(t: Trade): Record<string, unknown> {
     return {
       appid: opts.appid,
@@ -148,6 +227,62 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
       payer: { openid: 'oStandinPayer000000000000001' },
       amount: { total: t.total, payer_total: t.total, currency: 'CNY', payer_currency: 'CNY' },
     };
+  }
+
+  function refundOf(r: Refund): Record<string, unknown> {
+    return {
+      refund_id: r.refund_id,
+      out_refund_no: r.out_refund_no,
+      transaction_id: r.transaction_id,
+      out_trade_no: r.out_trade_no,
+      channel: 'ORIGINAL',
+      user_received_account: '支付用户零钱',
+      ...(r.success_time ? { success_time: r.success_time } : {}),
+      create_time: r.create_time,
+      status: r.status,
+      funds_account: 'AVAILABLE',
+      amount: {
+        total: r.total,
+        refund: r.refund,
+        payer_total: r.total,
+        payer_refund: r.refund,
+        settlement_refund: r.refund,
+        settlement_total: r.total,
+        discount_refund: 0,
+        currency: 'CNY',
+      },
+    };
+  }
+
+  /** The REFUND.* notification WeChat Pay posts to the refund's notify_url: signed, resource AEAD-encrypted (associated_data "refund"). */
+  function refundNotificationFor(r: Refund, o: ForgeOptions = {}): WechatNotification {
+    const resource = {
+      mchid: opts.mchid,
+      out_trade_no: r.out_trade_no,
+      transaction_id: r.transaction_id,
+      out_refund_no: r.out_refund_no,
+      refund_id: r.refund_id,
+      refund_status: r.status,
+      ...(r.success_time ? { success_time: r.success_time } : {}),
+      user_received_account: '支付用户零钱',
+      amount: { total: r.total, refund: r.refund, payer_total: r.total, payer_refund: r.refund },
+      ...o.transaction,
+    };
+    const nonce = randomBytes(6).toString('hex');
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(o.apiV3Key ?? opts.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
+    cipher.setAAD(Buffer.from('refund', 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(resource), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    const eventType = r.status === 'SUCCESS' ? 'REFUND.SUCCESS' : r.status === 'ABNORMAL' ? 'REFUND.ABNORMAL' : 'REFUND.CLOSED';
+    const body = JSON.stringify({
+      id: randomBytes(8).toString('hex'),
+      create_time: rfc3339China(now()),
+      resource_type: 'encrypt-resource',
+      event_type: eventType,
+      summary: r.status === 'SUCCESS' ? '退款成功' : '退款异常',
+      resource: { original_type: 'refund', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'refund', nonce },
+    });
+    const target = notifyOrigin && r.notify_url ? `${notifyOrigin}${new URL(r.notify_url).pathname}` : (r.notify_url ?? '');
+    return { url: target, headers: { 'content-type': 'application/json', ...signedHeaders(body, o) }, body };
   }
 
   function notificationFor(t: Trade, o: ForgeOptions = {}): WechatNotification {
@@ -194,11 +329,31 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
       const t = trades.get(orderNo) ?? { out_trade_no: orderNo, description: '', total: 1, notify_url: `${url}/api/pay/notify/wechat`, state: 'NOTPAY' as const };
       return notificationFor({ ...t, state: 'SUCCESS', transaction_id: `4200forged${randomBytes(3).toString('hex')}`, success_time: rfc3339China(now()) }, o);
     },
+    refunds,
+    /**
+     * The bank side finishes a refund (SUCCESS, or ABNORMAL/CLOSED): the trade turns REFUND once fully refunded, and the
+     * signed REFUND.* notification is returned for the test to deliver (as often as it likes).
+     */
+    finishRefund(outRefundNo: string, status: 'SUCCESS' | 'ABNORMAL' | 'CLOSED' = 'SUCCESS'): WechatNotification {
+      const r = refunds.get(outRefundNo);
+      if (!r) throw new Error(`no refund ${outRefundNo}`);
+      if (r.status === 'PROCESSING') {
+        r.status = status;
+        if (status === 'SUCCESS') r.success_time = rfc3339China(now());
+        const t = trades.get(r.out_trade_no);
+        if (t && refundedOf(t.out_trade_no) >= t.total) t.state = 'REFUND';
+      }
+      return refundNotificationFor(r);
+    },
+    /** A refund notification with tampered contents or signature; the refund itself is unchanged. */
+    forgeRefund(outRefundNo: string, o: ForgeOptions): WechatNotification {
+      const r = refunds.get(outRefundNo);
+      if (!r) throw new Error(`no refund ${outRefundNo}`);
+      return refundNotificationFor({ ...r, status: 'SUCCESS', success_time: rfc3339China(now()) }, o);
+    },
     async deliver(n: WechatNotification): Promise<Response> {
       return fetch(n.url, { method: 'POST', headers: n.headers, body: n.body });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-export type WechatPayStandin = Awaited<ReturnType<typeof startWechatPayStandin>>;

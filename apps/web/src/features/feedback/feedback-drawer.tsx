@@ -5,6 +5,8 @@ import { feedbackContactMaxLength, feedbackContentMaxLength, feedbackImagesMax, 
 import { feedbackApi, type FeedbackItem } from '../../api/feedback';
 import { uploadImageChecked } from '../writing/image-picker';
 import { toast } from '../notifications/toasts';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 export type FeedbackTab = 'new' | 'mine';
 const PAGE_SIZE = 10;
@@ -63,7 +65,7 @@ function FeedbackForm({ onSent }: { onSent(): void }) {
             添加截图
           </Button>
         ) : null}
-        <input ref={fileRef} type="file" accept="image/png,image/jpeg,image/gif" hidden onChange={(e) => void onFile(e.target.files?.[0])} />
+        <input ref={fileRef} type="file" accept="image/png,image/jpeg,image/gif" hidden onChange={(e) => settle(onFile(e.target.files?.[0]))} />
       </div>
       <label htmlFor="feedback-contact" style={{ display: 'block', margin: '16px 0 8px' }}>
         联系方式（可选：手机号、微信或邮箱）
@@ -78,9 +80,21 @@ function FeedbackForm({ onSent }: { onSent(): void }) {
 
 function MyFeedback() {
   const [pageNum, setPageNum] = useState(1);
-  const list = useQuery({ queryKey: ['feedback-list', pageNum], queryFn: () => feedbackApi.list({ pageNum, pageSize: PAGE_SIZE }), retry: false });
+  const list = useQuery({ queryKey: queryKeys.feedback.page(pageNum), queryFn: () => feedbackApi.list({ pageNum, pageSize: PAGE_SIZE }), retry: false });
   if (list.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
-  if (list.isError) return <Alert type="error" showIcon title="反馈加载失败" action={<Button size="small" onClick={() => void list.refetch()}>重试</Button>} />;
+  if (list.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="反馈加载失败"
+        action={
+          <Button size="small" onClick={() => list.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   if (!list.data.records.length) return <Empty description="还没有提交过反馈" data-testid="feedback-empty" />;
   return (
     <List<FeedbackItem>
@@ -131,7 +145,7 @@ export function FeedbackDrawer(props: { open: boolean; tab: FeedbackTab; onTab(t
             children: (
               <FeedbackForm
                 onSent={() => {
-                  void qc.invalidateQueries({ queryKey: ['feedback-list'] });
+                  qc.invalidateQueries({ queryKey: queryKeys.feedback.all });
                   props.onTab('mine');
                 }}
               />

@@ -24,10 +24,13 @@ export function GlobalOverlay() {
       setTab(wanted);
       setOpen(true);
     } else useGlobalStore.getState().openModal('login');
-    setParams((p) => {
-      p.delete('feedback');
-      return p;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        p.delete('feedback');
+        return p;
+      },
+      { replace: true },
+    );
   }, [wanted, isLogin, setParams]);
 
   if (pathname === '/agent' || pathname.startsWith('/agent/')) return null;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Select, Tooltip } from 'antd';
 import { create } from 'zustand';
 import { knowledgeApi } from '../../api/knowledge';
+import { queryKeys } from '../../api/query-keys';
 
 /**
  * 知识库 quoted in the home input: the whole library, folders or documents. The writing pipeline retrieves passages
@@ -23,15 +24,19 @@ export const useKnowledgeQuoteStore = create<KnowledgeQuoteState>((set) => ({
 /** The task body's `knowledge`, or undefined when nothing is quoted. */
 export function knowledgeRefs(picked: string[]): { docIds: number[]; folderIds: number[]; all: boolean } | undefined {
   if (!picked.length) return undefined;
-  const ids = (prefix: string) => picked.filter((p) => p.startsWith(prefix)).map((p) => Number(p.slice(prefix.length))).filter((n) => Number.isInteger(n) && n > 0);
+  const ids = (prefix: string) =>
+    picked
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => Number(p.slice(prefix.length)))
+      .filter((n) => Number.isInteger(n) && n > 0);
   return { docIds: ids('d:'), folderIds: ids('f:'), all: picked.includes('all') };
 }
 
 export function KnowledgeQuote(props: { enabled: boolean }) {
   const picked = useKnowledgeQuoteStore((s) => s.picked);
   const setPicked = useKnowledgeQuoteStore((s) => s.setPicked);
-  const folders = useQuery({ queryKey: ['knowledge', 'folders'], queryFn: knowledgeApi.folders, enabled: props.enabled, retry: false, staleTime: 30_000 });
-  const docs = useQuery({ queryKey: ['knowledge', 'docs', 'quote'], queryFn: () => knowledgeApi.docs({ pageSize: 200 }), enabled: props.enabled, retry: false, staleTime: 30_000 });
+  const folders = useQuery({ queryKey: queryKeys.knowledge.folders, queryFn: knowledgeApi.folders, enabled: props.enabled, retry: false, staleTime: 30_000 });
+  const docs = useQuery({ queryKey: queryKeys.knowledge.quoteDocs, queryFn: () => knowledgeApi.docs({ pageSize: 200 }), enabled: props.enabled, retry: false, staleTime: 30_000 });
   const ready = (docs.data?.records ?? []).filter((d) => d.status === 'ready');
   if (!props.enabled || (!ready.length && !picked.length)) return null;
   return (

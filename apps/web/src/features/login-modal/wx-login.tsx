@@ -6,6 +6,8 @@ import { isApiError } from '../../api/request';
 import { LS, lsGet } from '../../lib/storage-keys';
 import { storeSession } from '../session/session';
 import { SmsFields } from './sms-fields';
+import { usePoll } from '../polling/use-poll';
+import { settle } from '../../api/request';
 
 type Phase = 'loading' | 'waiting' | 'scanned' | 'bind' | 'expired' | 'error';
 
@@ -34,7 +36,7 @@ export function WxLogin() {
   }, []);
 
   useEffect(() => {
-    void load();
+    settle(load());
   }, [load]);
 
   const loginScanned = useCallback(async (scene: string) => {
@@ -49,22 +51,24 @@ export function WxLogin() {
   }, []);
 
   // Scan state every 2 s while the code is on screen.
-  useEffect(() => {
-    if (phase !== 'waiting' || !qr) return;
-    const timer = window.setInterval(async () => {
+  usePoll(
+    async () => {
+      if (!qr) return false;
       try {
         const s = await authApi.wxScanState(qr.scene);
         if (s.status === 'expired' || s.status === 'used') setPhase('expired');
         else if (s.status === 'scanned' && handled.current !== qr.scene) {
           handled.current = qr.scene;
-          void loginScanned(qr.scene);
+          // loginScanned turns every failure into a phase itself.
+          settle(loginScanned(qr.scene));
         }
       } catch (e) {
         if (isApiError(e) && e.code === ErrorCode.WX_SCENE_EXPIRED) setPhase('expired');
       }
-    }, 2000);
-    return () => window.clearInterval(timer);
-  }, [phase, qr, loginScanned]);
+    },
+    2000,
+    { enabled: phase === 'waiting' && !!qr, restartOn: qr },
+  );
 
   const bind = async (v: { phone: string; code: string }) => {
     if (!qr) return;
@@ -98,7 +102,7 @@ export function WxLogin() {
         {phase === 'expired' || phase === 'error' ? (
           <div className="wx-qr-mask">
             <p>{phase === 'expired' ? '二维码已过期' : '二维码加载失败'}</p>
-            <Button type="primary" onClick={() => void load()} data-testid="wx-refresh">
+            <Button type="primary" onClick={() => settle(load())} data-testid="wx-refresh">
               刷新
             </Button>
           </div>

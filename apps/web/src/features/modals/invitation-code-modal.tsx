@@ -15,7 +15,13 @@ export default function InvitationCodeModal() {
   return (
     <Modal open={open} onCancel={close} footer={null} title="填写邀请码" destroyOnHidden>
       <Form onFinish={submit} initialValues={{ code: lsGet(LS.pendingInvitationCode) ?? '' }} data-testid="invitation-code">
-        <Form.Item name="code" rules={[{ required: true, whitespace: true, message: '请输入邀请码' }, { max: 64, message: '邀请码过长' }]}>
+        <Form.Item
+          name="code"
+          rules={[
+            { required: true, whitespace: true, message: '请输入邀请码' },
+            { max: 64, message: '邀请码过长' },
+          ]}
+        >
           <Input placeholder="好友分享给你的邀请码" aria-label="邀请码" />
         </Form.Item>
         <div className="modal-actions">

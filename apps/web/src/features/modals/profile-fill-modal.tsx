@@ -7,19 +7,7 @@ import { applyProfile, loadTracks } from '../session/session';
 import { topicApi } from '../../api/topic';
 import { useTrackStore } from '../../stores/track';
 import { toast } from '../notifications/toasts';
-
-const creatorLabels: Record<(typeof creatorTypes)[number], string> = { personal: '个人创作者', enterprise: '企业', media: '媒体', other: '其他' };
-const platformLabels: Record<(typeof creationPlatforms)[number], string> = {
-  xiaohongshu: '小红书',
-  wechat_mp: '微信公众号',
-  douyin: '抖音',
-  weibo: '微博',
-  zhihu: '知乎',
-  toutiao: '今日头条',
-  bilibili: '哔哩哔哩',
-  other: '其他',
-};
-const industryOptions = ['科技', '教育', '美妆', '美食', '旅行', '母婴', '财经', '健康', '家居', '职场'].map((v) => ({ value: v, label: v }));
+import { creatorLabels, industryOptions, platformLabels } from './profile-options';
 
 export default function ProfileFillModal() {
   const open = useGlobalStore((s) => s.modalVisibleMap.profileFill);
@@ -32,7 +20,12 @@ export default function ProfileFillModal() {
     void userApi.updateSetting('profilePromptDismissed', 'true').catch(() => {});
   };
 
-  const submit = async (v: { creatorType: FillInfoBody['creatorType']; industries?: string[]; customIndustries?: string[]; creationPlatform?: FillInfoBody['creationPlatform'] }) => {
+  const submit = async (v: {
+    creatorType: FillInfoBody['creatorType'];
+    industries?: string[];
+    customIndustries?: string[];
+    creationPlatform?: FillInfoBody['creationPlatform'];
+  }) => {
     setBusy(true);
     try {
       const user = await userApi.fillInfo({

@@ -41,7 +41,9 @@ async function isDisplaying(reg: ServiceWorkerRegistration | null): Promise<bool
 /** Shows the comment notification when the rules of spec sections 4 and 5 allow it. */
 export async function maybeNotifyComments(mentionTotal: number): Promise<void> {
   if (typeof Notification === 'undefined') return;
-  const { notificationEnanle, donotDisturb } = useNotificationStore.getState();
+  const { notificationEnanle, donotDisturb, kinds } = useNotificationStore.getState();
+  // The user turned comment messages off in 个人设置 > 通知设置.
+  if (!kinds.comment) return;
   const reg = await registration();
   const decision = commentNotificationDecision({
     permission: Notification.permission,

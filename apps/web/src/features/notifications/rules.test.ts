@@ -71,7 +71,11 @@ describe('createThrottleQueue', () => {
       t = next.at;
       next.fn();
     }
-    expect(shown).toEqual([[0, 'a'], [1000, 'b'], [2000, 'c']]);
+    expect(shown).toEqual([
+      [0, 'a'],
+      [1000, 'b'],
+      [2000, 'c'],
+    ]);
     t = 2500;
     q.push('d');
     expect(shown.length).toBe(3);

@@ -69,10 +69,7 @@ export function releaseFirstPage(store: KeyValueStore, tabId: string): void {
  * Releases queued items at most once per interval (spec: one per second, at most 3 toasts at once).
  * Timer functions are injected so the queue is testable.
  */
-export function createThrottleQueue<T>(
-  showItem: (item: T) => void,
-  opts: { intervalMs?: number; setTimer?: (fn: () => void, ms: number) => unknown; now?: () => number } = {},
-) {
+export function createThrottleQueue<T>(showItem: (item: T) => void, opts: { intervalMs?: number; setTimer?: (fn: () => void, ms: number) => unknown; now?: () => number } = {}) {
   const intervalMs = opts.intervalMs ?? limits.notificationMinIntervalMs;
   const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const now = opts.now ?? (() => Date.now());

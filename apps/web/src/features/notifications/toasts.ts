@@ -16,7 +16,6 @@ const queue = createThrottleQueue<Toast>((t) => {
 });
 
 export const toast = {
-  message: (level: 'error' | 'warning' | 'success' | 'info', text: string, durationS = 3) =>
-    queue.push({ kind: 'message', level, text, durationS }),
+  message: (level: 'error' | 'warning' | 'success' | 'info', text: string, durationS = 3) => queue.push({ kind: 'message', level, text, durationS }),
   notify: (title: string, description: string, durationS = 5) => queue.push({ kind: 'notification', title, description, durationS }),
 };

@@ -7,6 +7,8 @@ import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { useNotificationStore } from '../../stores/notification';
 import { markOffline, markOnline } from '../network/network';
 import { maybeNotifyComments, resetCommentNotifier } from '../notifications/comment-notifier';
+import { usePoll } from './use-poll';
+import { settle } from '../../api/request';
 
 /** Once the accounts API answers 1002 it is not asked again in this page's life. */
 let accountsAbsent = false;
@@ -90,15 +92,21 @@ export async function pollOnce(): Promise<void> {
 /** Every 15 s while logged in; stops on logout. Browser online/offline events trigger an early check. */
 export function usePolling(): void {
   const isLogin = useIsLogin();
+  // Not awaited: a check still waiting for the user's settings must not hold back the next notice check, so the
+  // 15 s cadence is kept whatever one check takes (each check guards itself against late replies).
+  usePoll(
+    () => {
+      settle(pollOnce());
+    },
+    limits.pollingIntervalMs,
+    { enabled: isLogin === true, immediate: true },
+  );
   useEffect(() => {
     if (isLogin !== true) return;
-    void pollOnce();
-    const timer = window.setInterval(() => void pollOnce(), limits.pollingIntervalMs);
-    const early = () => void checkNotices();
+    const early = () => settle(checkNotices());
     window.addEventListener('online', early);
     window.addEventListener('offline', early);
     return () => {
-      window.clearInterval(timer);
       window.removeEventListener('online', early);
       window.removeEventListener('offline', early);
       resetCommentNotifier();

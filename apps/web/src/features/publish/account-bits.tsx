@@ -1,6 +1,5 @@
 import { Avatar, Tag, Tooltip } from 'antd';
 import type { BoundAccount } from '../../api/publish';
-import { platformLabel } from './format';
 
 export function AccountBadge({ account, size = 40 }: { account: BoundAccount; size?: number }) {
   return (
@@ -9,7 +8,7 @@ export function AccountBadge({ account, size = 40 }: { account: BoundAccount; si
         {account.accountName.slice(0, 1)}
       </Avatar>
       <strong>{account.accountName}</strong>
-      <Tag>{account.platformName || platformLabel(account.platform)}</Tag>
+      <Tag>{account.platformName || account.platform}</Tag>
       {account.sandbox ? <Tag color="orange">沙箱</Tag> : null}
       {account.top ? <Tag color="gold">置顶</Tag> : null}
     </span>

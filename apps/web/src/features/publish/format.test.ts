@@ -38,7 +38,10 @@ describe('image rule known before publishing', () => {
     expect(imageRule([], 0)).toBeNull();
   });
   it('reads the images of an article in order', () => {
-    expect(htmlImages('<p>a</p><img src="/uploads/images/a.png"><p><img alt="" src=\'https://x/b.jpg\'></p><img src="/uploads/images/a.png">')).toEqual(['/uploads/images/a.png', 'https://x/b.jpg']);
+    expect(htmlImages('<p>a</p><img src="/uploads/images/a.png"><p><img alt="" src=\'https://x/b.jpg\'></p><img src="/uploads/images/a.png">')).toEqual([
+      '/uploads/images/a.png',
+      'https://x/b.jpg',
+    ]);
     expect(htmlImages('<p>没有图</p>')).toEqual([]);
   });
 });

@@ -1,14 +1,6 @@
 import type { ConnectionState, PublishJob, PublishResultReply } from '../../api/publish';
 import type { PlatformLimits } from '../../api/publish';
 
-export const PLATFORM_OPTIONS = [
-  { value: 'sandbox', label: '沙箱平台' },
-  { value: 'xiaohongshu', label: '小红书' },
-  { value: 'wechat_mp', label: '微信公众号' },
-] as const;
-
-export const platformLabel = (p: string | undefined) => PLATFORM_OPTIONS.find((o) => o.value === p)?.label ?? p ?? '未知平台';
-
 export const connectionStateText: Record<ConnectionState, string> = {
   waiting: '等待扫码',
   scanned: '已扫码，请在手机上确认',

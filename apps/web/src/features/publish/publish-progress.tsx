@@ -2,7 +2,11 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, List, Modal, Skeleton, Tag } from 'antd';
 import { publishApi, type PublishJob } from '../../api/publish';
-import { formatDateTime, isResultSettled, jobStatusColor, jobStatusLabel, platformLabel } from './format';
+import { formatDateTime, isResultSettled, jobStatusColor, jobStatusLabel } from './format';
+import { usePlatformName } from './platforms';
+import { pollWhile } from '../polling/use-poll';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 const POLL_MS = 2000;
 
@@ -24,7 +28,7 @@ function ScreenshotButton({ url }: { url: string }) {
   };
   return (
     <>
-      <Button size="small" type="link" loading={loading} onClick={() => void open()}>
+      <Button size="small" type="link" loading={loading} onClick={() => settle(open())}>
         {failed ? '截图加载失败，重试' : '查看失败截图'}
       </Button>
       <Modal open={!!src} footer={null} onCancel={() => setSrc(null)} title="失败时的页面截图" width={720}>
@@ -35,6 +39,7 @@ function ScreenshotButton({ url }: { url: string }) {
 }
 
 export function JobRow({ job, now }: { job: PublishJob; now: number }) {
+  const platformName = usePlatformName();
   return (
     <List.Item
       data-testid="publish-job"
@@ -52,7 +57,7 @@ export function JobRow({ job, now }: { job: PublishJob; now: number }) {
         title={
           <span className="job-title">
             {job.accountName}
-            <Tag>{platformLabel(job.platform)}</Tag>
+            <Tag>{platformName(job.platform)}</Tag>
             <Tag color={jobStatusColor[job.status]} data-testid="publish-job-status">
               {jobStatusLabel(job, now)}
             </Tag>
@@ -62,8 +67,7 @@ export function JobRow({ job, now }: { job: PublishJob; now: number }) {
           <>
             {job.attempts > 1 || job.status === 'failed' ? (
               <span className="muted small">
-                已尝试 {job.attempts}/{job.maxAttempts} 次
-                {job.status === 'running' && job.attempts > 1 ? '，正在重试' : ''}
+                已尝试 {job.attempts}/{job.maxAttempts} 次{job.status === 'running' && job.attempts > 1 ? '，正在重试' : ''}
               </span>
             ) : null}
             {job.error ? (
@@ -83,24 +87,16 @@ export function JobRow({ job, now }: { job: PublishJob; now: number }) {
 /** Per-account progress of one publish, polled until every job has settled. */
 export function PublishProgress({ publishId }: { publishId: string }) {
   const result = useQuery({
-    queryKey: ['publish-result', publishId],
+    queryKey: queryKeys.publish.result(publishId),
     queryFn: () => publishApi.result(publishId),
-    refetchInterval: (q) => (q.state.data && isResultSettled(q.state.data) ? false : POLL_MS),
+    refetchInterval: pollWhile((data) => !data || !isResultSettled(data), POLL_MS),
     retry: 2,
   });
   // Set whenever data is present, which is the only time jobs are rendered.
   const now = result.dataUpdatedAt;
   if (result.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
   if (result.isError)
-    return (
-      <Alert
-        type="error"
-        showIcon
-        title="发布进度加载失败"
-        description={result.error.message}
-        action={<Button onClick={() => void result.refetch()}>重试</Button>}
-      />
-    );
+    return <Alert type="error" showIcon title="发布进度加载失败" description={result.error.message} action={<Button onClick={() => result.refetch()}>重试</Button>} />;
   const r = result.data;
   const summary = { queued: '排队中', running: '发布中', succeeded: '全部发布成功', partial: '部分发布成功', failed: '发布失败' }[r.status];
   return (

@@ -13,6 +13,7 @@ import { splitTracks, useTrackStore } from '../../stores/track';
 import { useNotificationStore } from '../../stores/notification';
 import { pointsFrom, useUserVipStore } from '../../stores/user-vip';
 import { setFlagUser } from '../flags/flags';
+import { settle } from '../../api/request';
 
 const global = () => useGlobalStore.getState();
 
@@ -51,7 +52,7 @@ export function applyProfile(user: UserProfile): void {
   });
   global().setProvidedProfile(user.userProfile);
   // The profile-fill prompt is decided in loadSettings: a user who chose "稍后填写" is not asked again.
-  setFlagUser({ id: user.id, phone: user.phone });
+  setFlagUser({ id: user.id });
 }
 
 /** Login succeeded (any method): store the session and run the logged-in start-up. */
@@ -62,7 +63,7 @@ export function storeSession(result: LoginResult): void {
   applyProfile(result.user);
   global().closeModal('login');
   global().setLogin(true);
-  void afterLogin();
+  settle(afterLogin());
 }
 
 /** 401/430 from any call (spec section 4). */
@@ -104,7 +105,9 @@ async function loadPoints(): Promise<void> {
 export async function loadTracks(): Promise<void> {
   try {
     const data = await topicApi.trackInfo();
-    useTrackStore.getState().setTracks({ trackData: data.trackData, customTrackData: data.customTrackData, isCreatorType: data.isCreatorType, sysTrack: data.sysTrack, userTrack: data.userTrack });
+    useTrackStore
+      .getState()
+      .setTracks({ trackData: data.trackData, customTrackData: data.customTrackData, isCreatorType: data.isCreatorType, sysTrack: data.sysTrack, userTrack: data.userTrack });
   } catch {
     // Background call: the profile's sysTrackSelected/userTrackSelected stay in the store.
   }
@@ -117,6 +120,9 @@ async function loadSettings(): Promise<void> {
     for (const item of list) {
       if (item.settingKey === 'notificationEnable') n.setEnable(item.settingValue !== 'false');
       if (item.settingKey === 'doNotDisturb') n.setDonotDisturb(item.settingValue || '0');
+      if (item.settingKey === 'notifyComment') n.setKinds({ comment: item.settingValue !== 'false' });
+      if (item.settingKey === 'notifyPublish') n.setKinds({ publish: item.settingValue !== 'false' });
+      if (item.settingKey === 'notifySystem') n.setKinds({ system: item.settingValue !== 'false' });
     }
     // Asked once: without a profile, and only until the user has dismissed the prompt.
     const dismissed = list.some((item) => item.settingKey === 'profilePromptDismissed' && item.settingValue === 'true');
@@ -125,6 +131,16 @@ async function loadSettings(): Promise<void> {
     // Background call: defaults stay.
   }
   useNotificationStore.getState().setSettingsLoaded(true);
+}
+
+/** allHwPointDic: feature -> points, from /vip/score/point/consume; every paid action shows its price from here. */
+export async function loadPointDic(): Promise<void> {
+  try {
+    const list = await vipApi.pointCosts();
+    useUserVipStore.getState().setVip({ allHwPointDic: Object.fromEntries(list.map((c) => [c.feature, c.point])) });
+  } catch {
+    // Background call: prices stay unknown and no price is shown.
+  }
 }
 
 async function loadGlobalSetting(): Promise<void> {
@@ -155,7 +171,7 @@ function askNotificationPermission(): void {
 /** Logged-in start-up (spec section 4); polling starts from the shell once isLogin is true. */
 export async function afterLogin(): Promise<void> {
   askNotificationPermission();
-  await Promise.all([loadPoints(), loadTracks(), loadGlobalSetting(), loadSettings(), recallActivity()]);
+  await Promise.all([loadPoints(), loadPointDic(), loadTracks(), loadGlobalSetting(), loadSettings(), recallActivity()]);
 }
 
 async function tokenLogin(accessToken: string): Promise<void> {
@@ -190,7 +206,7 @@ export async function bootSession(): Promise<void> {
     const user = await authApi.nowLoginUser();
     applyProfile(user);
     global().setLogin(true);
-    void afterLogin();
+    settle(afterLogin());
   } catch (e) {
     if (isApiError(e) && (e.code === ErrorCode.NOT_LOGGED_IN || e.code === ErrorCode.SESSION_REVOKED)) return;
     // Server unreachable at start-up: keep working from the cached profile; polling will tell.

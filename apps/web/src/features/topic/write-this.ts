@@ -25,3 +25,9 @@ export async function writeThis(createType: CreateType, subject: Pick<TopicItem,
   store.update(createType, { editorContent });
   store.setCreateType(createType);
 }
+
+/** The persona chosen in the home input (article), so angles and map expansions are written in its voice. */
+export function selectedPersonaId(): number | null {
+  const p = useHomeInputStore.getState().article.personaType;
+  return p && /^\d+$/.test(p) ? Number(p) : null;
+}

@@ -21,10 +21,6 @@ export function dateTime(iso: string | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-export function dateOnly(iso: string | null | undefined): string {
-  return dateTime(iso).slice(0, 10);
-}
-
 /** Countdown text for the QR code: "04:59"; never negative. */
 export function countdown(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -36,10 +32,11 @@ export const ORDER_STATUS: Record<OrderItem['status'], { label: string; color: s
   paid: { label: '已支付', color: 'green' },
   closed: { label: '已关闭', color: 'default' },
   expired: { label: '已过期', color: 'default' },
+  refunded: { label: '已退款', color: 'default' },
+  partially_refunded: { label: '部分退款', color: 'blue' },
 };
 
 export const PAY_CHANNEL_LABEL: Record<string, string> = { wechat: '微信支付', alipay: '支付宝' };
-
 
 /** "+100" / "-20": the sign is part of what the user reads. */
 export function signed(n: number): string {

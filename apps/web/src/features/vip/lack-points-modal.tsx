@@ -4,12 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { vipApi } from '../../api/vip';
 import { useUserVipStore } from '../../stores/user-vip';
-import { useRefreshVip, vipKeys } from './vip-sync';
+import { useRefreshVip } from './vip-sync';
 import './vip.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 /** The dictionary name of what the user tried, when the event id is a known feature. */
 export function useFeatureName(iDataEventId: string | null | undefined): string | null {
-  const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, staleTime: 5 * 60_000, retry: false });
+  const costs = useQuery({ queryKey: queryKeys.vip.costs, queryFn: vipApi.pointCosts, staleTime: 5 * 60_000, retry: false });
   if (!iDataEventId) return null;
   return costs.data?.find((c) => c.feature === iDataEventId)?.name ?? iDataEventId;
 }
@@ -23,13 +25,13 @@ export default function LackPointsModal() {
   const feature = useFeatureName(lack.iDataEventId);
 
   useEffect(() => {
-    if (lack.open) void refresh();
+    if (lack.open) settle(refresh());
   }, [lack.open, refresh]);
 
   const close = () => useUserVipStore.getState().closeLackPoints();
   const go = (to: string) => {
     close();
-    void navigate(to);
+    navigate(to);
   };
   const detail = lack.iDataEventId ? `/integralEmpty?eventId=${encodeURIComponent(lack.iDataEventId)}` : '/integralEmpty';
 

@@ -1,10 +1,11 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Modal, Segmented, Spin, Tag } from 'antd';
 import { Link } from 'react-router';
 import { ErrorCode } from '@inkstone/shared';
 import { isApiError } from '../../api/request';
 import { vipApi, type PayChannel, type PayQr, type PurchaseKind } from '../../api/vip';
 import { countdown, PAY_CHANNEL_LABEL, yuan } from './format';
+import { usePoll } from '../polling/use-poll';
 
 export interface PayTarget {
   kind: PurchaseKind;
@@ -30,7 +31,6 @@ export function PayModal(props: { target: PayTarget; onClose: () => void; onPaid
   const [phase, setPhase] = useState<Phase>({ name: 'creating' });
   const [unavailable, setUnavailable] = useState<PayChannel[]>([]);
   const [now, setNow] = useState(() => Date.now());
-  const paid = useEffectEvent((qr: PayQr) => props.onPaid(target, qr));
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -56,28 +56,24 @@ export function PayModal(props: { target: PayTarget; onClose: () => void; onPaid
   const expireAt = qr ? Date.parse(qr.expireAt) : NaN;
   const timedOut = qr !== null && !Number.isNaN(expireAt) && now >= expireAt;
 
-  useEffect(() => {
-    if (!qr || timedOut) return;
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = async () => {
-      try {
-        const s = await vipApi.orderStatus(target.kind, qr.orderNo, ctrl.signal);
-        if (ctrl.signal.aborted) return;
-        if (s.status === 'paid') return paid(qr);
-        if (s.status === 'expired' || s.status === 'closed') return setPhase({ name: 'expired', qr });
-      } catch {
-        // A failed poll (network blip) is retried by the next tick.
-        if (ctrl.signal.aborted) return;
+  // A failed poll (network blip) is retried by the next tick; a closed modal or a new QR aborts the one in flight.
+  usePoll(
+    async (signal) => {
+      if (!qr) return false;
+      const s = await vipApi.orderStatus(target.kind, qr.orderNo, signal);
+      if (signal.aborted) return false;
+      if (s.status === 'paid') {
+        props.onPaid(target, qr);
+        return false;
       }
-      timer = setTimeout(() => void tick(), POLL_MS);
-    };
-    timer = setTimeout(() => void tick(), POLL_MS);
-    return () => {
-      ctrl.abort();
-      clearTimeout(timer);
-    };
-  }, [qr, timedOut, target.kind]);
+      if (s.status === 'expired' || s.status === 'closed') {
+        setPhase({ name: 'expired', qr });
+        return false;
+      }
+    },
+    POLL_MS,
+    { enabled: !!qr && !timedOut, restartOn: qr },
+  );
 
   useEffect(() => {
     if (!qr) return;
@@ -165,7 +161,11 @@ export function PayModal(props: { target: PayTarget; onClose: () => void; onPaid
           </p>
         ) : null}
         <p className="pay-foot muted">
-          支付即表示同意<Link to="/purchaseAgreement" target="_blank">《会员服务协议》</Link>，虚拟商品一经开通不支持退款。
+          支付即表示同意
+          <Link to="/purchaseAgreement" target="_blank">
+            《会员服务协议》
+          </Link>
+          ，虚拟商品一经开通不支持退款。
         </p>
       </div>
     </Modal>

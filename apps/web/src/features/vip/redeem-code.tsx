@@ -4,6 +4,7 @@ import { isApiError } from '../../api/request';
 import { vipApi, type CodeExchangeResult } from '../../api/vip';
 import { toast } from '../notifications/toasts';
 import { useRefreshVip } from './vip-sync';
+import { settle } from '../../api/request';
 
 export function exchangeText(r: CodeExchangeResult): string {
   return r.kind === 'points' ? `兑换成功，获得 ${r.value} 积分` : `兑换成功，会员时长增加 ${r.value} 天`;
@@ -46,13 +47,13 @@ export function RedeemCode(props: { initial?: string; via?: 'coupon' | 'rights';
         <Input
           value={code}
           onChange={(e) => setCode(e.target.value)}
-          onPressEnter={() => void submit()}
+          onPressEnter={() => settle(submit())}
           placeholder="请输入兑换码"
           maxLength={64}
           aria-label="兑换码"
           allowClear
         />
-        <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="redeem-submit">
+        <Button type="primary" loading={busy} onClick={() => settle(submit())} data-testid="redeem-submit">
           兑换
         </Button>
       </Space.Compact>

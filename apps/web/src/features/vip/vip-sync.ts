@@ -1,20 +1,8 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../../api/query-keys';
 import { vipApi } from '../../api/vip';
 import { pointsFrom, useUserVipStore } from '../../stores/user-vip';
-
-/** Every VIP/points query key starts with this, so one invalidation refreshes all of them. */
-export const VIP_QUERY_ROOT = 'vip';
-export const vipKeys = {
-  plans: [VIP_QUERY_ROOT, 'plans'] as const,
-  bundles: [VIP_QUERY_ROOT, 'bundles'] as const,
-  costs: [VIP_QUERY_ROOT, 'costs'] as const,
-  history: (pageNum: number) => [VIP_QUERY_ROOT, 'history', pageNum] as const,
-  orders: (pageNum: number) => [VIP_QUERY_ROOT, 'orders', pageNum] as const,
-  activityConfig: [VIP_QUERY_ROOT, 'activity-config'] as const,
-  invitePopup: [VIP_QUERY_ROOT, 'invite-popup'] as const,
-  homepage: [VIP_QUERY_ROOT, 'homepage'] as const,
-};
 
 /**
  * Re-reads balance and VIP state into the user-vip store (the header and every page read it from
@@ -33,6 +21,6 @@ export async function refreshVipState(): Promise<void> {
 export function useRefreshVip(): () => Promise<void> {
   const qc = useQueryClient();
   return useCallback(async () => {
-    await Promise.all([refreshVipState(), qc.invalidateQueries({ queryKey: [VIP_QUERY_ROOT] })]);
+    await Promise.all([refreshVipState(), qc.invalidateQueries({ queryKey: queryKeys.vip.all })]);
   }, [qc]);
 }

@@ -8,7 +8,10 @@ export const IMAGE_MSG = {
   notImage: '请上传jpg、jpeg、png、gif格式的文件',
   tooLarge: '请上传20MB以内的文件',
   readFailed: '文件读取失败',
+  /** The upload call answered with an error code (spec section 8: '上传失败', 3 s). */
   uploadFailed: '上传失败',
+  /** The upload never got an answer (network, timeout): spec section 5's default. */
+  uploadImageFailed: '上传图片失败',
 } as const;
 
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((v, i) => b[i] === v);
@@ -25,7 +28,7 @@ export function sniffType(b: Uint8Array): SniffedType {
 }
 
 function looksLikeText(b: Uint8Array): boolean {
-  for (const c of b) if (c === 0 || (c < 0x09) || (c > 0x0d && c < 0x20 && c !== 0x1b)) return false;
+  for (const c of b) if (c === 0 || c < 0x09 || (c > 0x0d && c < 0x20 && c !== 0x1b)) return false;
   return true;
 }
 

@@ -1,9 +1,11 @@
 import { useRef, useState } from 'react';
 import { Button, Empty, Input, Modal, Spin, Tabs } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
+import { isApiError } from '../../api/request';
 import { writingApi, type ImageItem } from '../../api/writing';
 import { toast } from '../notifications/toasts';
 import { IMAGE_MSG, imageProblem, readHead } from './image-check';
+import { settle } from '../../api/request';
 
 /** Checks an image the way the server will (spec section 5), then uploads it; returns its URL or null. */
 export async function uploadImageChecked(file: File): Promise<string | null> {
@@ -22,9 +24,11 @@ export async function uploadImageChecked(file: File): Promise<string | null> {
   try {
     return (await writingApi.uploadImage(file)).url;
   } catch (e) {
-    const code = (e as { code?: number | null }).code;
-    // 401/430 already opened the login prompt; anything else is the spec's upload failure.
-    if (code !== 401 && code !== 430) toast.message('error', IMAGE_MSG.uploadFailed, 3);
+    const code = isApiError(e) ? e.code : null;
+    // 401/430 already opened the login prompt. A refusal by the server is the upload call's
+    // '上传失败'; no answer at all (offline, timeout) is spec section 5's default '上传图片失败'.
+    if (code === 401 || code === 430) return null;
+    toast.message('error', code !== null ? IMAGE_MSG.uploadFailed : IMAGE_MSG.uploadImageFailed, 3);
     return null;
   }
 }
@@ -69,14 +73,7 @@ export function ImagePicker(props: { open: boolean; onClose(): void; onPick(url:
             label: '本地上传',
             children: (
               <div className="image-upload" data-testid="image-upload">
-                <input
-                  ref={fileRef}
-                  type="file"
-                  accept="image/png,image/jpeg,image/gif"
-                  hidden
-                  aria-label="选择图片"
-                  onChange={(e) => void onFile(e.target.files?.[0])}
-                />
+                <input ref={fileRef} type="file" accept="image/png,image/jpeg,image/gif" hidden aria-label="选择图片" onChange={(e) => settle(onFile(e.target.files?.[0]))} />
                 <Button icon={<UploadOutlined />} loading={busy} onClick={() => fileRef.current?.click()}>
                   选择图片
                 </Button>
@@ -93,7 +90,7 @@ export function ImagePicker(props: { open: boolean; onClose(): void; onPick(url:
                   placeholder="按名称或关键词搜索已上传的图片"
                   value={keyword}
                   onChange={(e) => setKeyword(e.target.value)}
-                  onSearch={() => void search()}
+                  onSearch={() => settle(search())}
                   enterButton="搜索"
                   loading={searching}
                   maxLength={50}

@@ -1,16 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { taskEventTypes } from '@inkstone/shared';
 import { writingApi } from '../../api/writing';
-import {
-  clearSnapshot,
-  initialTaskState,
-  isTerminal,
-  loadSnapshot,
-  reduceTaskEvent,
-  saveSnapshot,
-  streamUrl,
-  type TaskStreamState,
-} from './task-stream';
+import { clearSnapshot, initialTaskState, isTerminal, loadSnapshot, reduceTaskEvent, saveSnapshot, streamUrl, type TaskStreamState } from './task-stream';
+import { settle } from '../../api/request';
 
 const PERSIST_EVERY_MS = 250;
 
@@ -105,12 +97,12 @@ export function useTaskStream(taskId: string | null, opts: { persist?: boolean }
         // the browser retries by itself. A refusal is retried with a new ticket, but not forever.
         if (source.readyState === EventSource.CLOSED && ref.current && !isTerminal(ref.current)) {
           refusals += 1;
-          if (refusals <= 2) void connect();
+          if (refusals <= 2) settle(connect());
           else lose();
         }
       };
     };
-    void connect();
+    settle(connect());
     const onHide = () => {
       leaving = true;
       if (persist) persistNow();

@@ -9,14 +9,14 @@ import { toast } from '../../features/notifications/toasts';
 import { BindModal } from '../../features/publish/bind-modal';
 import { PublishDialog } from '../../features/publish/publish-dialog';
 import { AccountBadge, AccountStatus } from '../../features/publish/account-bits';
-import { PLATFORM_OPTIONS } from '../../features/publish/format';
+import { usePlatforms } from '../../features/publish/platforms';
 import '../../features/publish/publish.css';
-
-const platformFilters = [{ value: '', label: '全部' }, ...PLATFORM_OPTIONS.map((o) => ({ value: o.value, label: o.label }))];
+import { queryKeys } from '../../api/query-keys';
 
 export default function AccountManagerPage() {
   const isLogin = useIsLogin();
   const qc = useQueryClient();
+  const platformFilters = [{ value: '', label: '全部' }, ...usePlatforms().platforms.map((o) => ({ value: o.platform, label: o.platformName }))];
   const [platform, setPlatform] = useState<'' | PublishPlatform>('');
   const [topOnly, setTopOnly] = useState(false);
   const [name, setName] = useState('');
@@ -25,16 +25,16 @@ export default function AccountManagerPage() {
 
   const query = { ...(platform ? { platform } : {}), ...(topOnly ? { top: true } : {}), ...(name ? { accountName: name } : {}) };
   const list = useQuery({
-    queryKey: ['publish-accounts', query],
+    queryKey: queryKeys.publish.accounts.filtered(query),
     queryFn: () => publishApi.list(query),
     enabled: isLogin === true,
     retry: false,
   });
-  const count = useQuery({ queryKey: ['publish-account-count'], queryFn: publishApi.count, enabled: isLogin === true, retry: false });
+  const count = useQuery({ queryKey: queryKeys.publish.accountCount, queryFn: publishApi.count, enabled: isLogin === true, retry: false });
 
   const refresh = useCallback(() => {
-    void qc.invalidateQueries({ queryKey: ['publish-accounts'] });
-    void qc.invalidateQueries({ queryKey: ['publish-account-count'] });
+    qc.invalidateQueries({ queryKey: queryKeys.publish.accounts.all });
+    qc.invalidateQueries({ queryKey: queryKeys.publish.accountCount });
   }, [qc]);
 
   const unbind = useMutation({
@@ -79,7 +79,7 @@ export default function AccountManagerPage() {
         data-testid="accounts-error"
         title="账号加载失败"
         description={list.error.message}
-        action={<Button onClick={() => void list.refetch()}>重试</Button>}
+        action={<Button onClick={() => list.refetch()}>重试</Button>}
       />
     );
   } else if (!list.data.records.length) {

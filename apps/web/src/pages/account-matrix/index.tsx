@@ -8,8 +8,10 @@ import { PageFrame } from '../../components/page-frame';
 import { publishApi, type BoundAccount } from '../../api/publish';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { AccountBadge, AccountStatus } from '../../features/publish/account-bits';
-import { PLATFORM_OPTIONS, formatDateTime } from '../../features/publish/format';
+import { formatDateTime } from '../../features/publish/format';
+import { usePlatforms } from '../../features/publish/platforms';
 import '../../features/publish/publish.css';
+import { queryKeys } from '../../api/query-keys';
 
 const columns: ColumnsType<BoundAccount> = [
   { title: '账号', key: 'account', render: (_v, a) => <AccountBadge account={a} size={32} />, fixed: 'left' },
@@ -27,7 +29,7 @@ const columns: ColumnsType<BoundAccount> = [
 export default function AccountMatrixPage() {
   const isLogin = useIsLogin();
   const [platform, setPlatform] = useState('');
-  const list = useQuery({ queryKey: ['publish-accounts', 'all'], queryFn: () => publishApi.list(), enabled: isLogin === true, retry: false });
+  const list = useQuery({ queryKey: queryKeys.publish.accounts.unfiltered, queryFn: () => publishApi.list(), enabled: isLogin === true, retry: false });
 
   const records = useMemo(() => list.data?.records ?? [], [list.data]);
   const shown = platform ? records.filter((a) => a.platform === platform) : records;
@@ -40,7 +42,11 @@ export default function AccountMatrixPage() {
     }),
     [records],
   );
-  const platforms = [{ value: '', label: '全部平台' }, ...PLATFORM_OPTIONS.filter((o) => records.some((a) => a.platform === o.value))];
+  const offered = usePlatforms().platforms;
+  const platforms = [
+    { value: '', label: '全部平台' },
+    ...offered.filter((o) => records.some((a) => a.platform === o.platform)).map((o) => ({ value: o.platform, label: o.platformName })),
+  ];
 
   let body;
   if (isLogin !== true) {
@@ -55,14 +61,7 @@ export default function AccountMatrixPage() {
     body = <Skeleton active paragraph={{ rows: 5 }} data-testid="matrix-loading" />;
   } else if (list.isError) {
     body = (
-      <Alert
-        type="error"
-        showIcon
-        data-testid="matrix-error"
-        title="账号加载失败"
-        description={list.error.message}
-        action={<Button onClick={() => void list.refetch()}>重试</Button>}
-      />
+      <Alert type="error" showIcon data-testid="matrix-error" title="账号加载失败" description={list.error.message} action={<Button onClick={() => list.refetch()}>重试</Button>} />
     );
   } else if (!records.length) {
     body = (
@@ -111,7 +110,7 @@ export default function AccountMatrixPage() {
       title="账号矩阵"
       extra={
         isLogin === true ? (
-          <Button onClick={() => void list.refetch()} loading={list.isFetching && !list.isPending}>
+          <Button onClick={() => list.refetch()} loading={list.isFetching && !list.isPending}>
             刷新
           </Button>
         ) : null

@@ -8,8 +8,8 @@ import { LS, lsSet } from '../../lib/storage-keys';
 import { InvitePanel } from '../../features/vip/invite-panel';
 import { RedeemCode } from '../../features/vip/redeem-code';
 import { dateTime } from '../../features/vip/format';
-import { vipKeys } from '../../features/vip/vip-sync';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
 
 function openLogin(invitationCode?: string | null) {
   // The login modal sends the stored code with doLogin0 / doLoginWx (startup already stored it
@@ -68,21 +68,13 @@ export default function ActivityPage() {
   const isLogin = useIsLogin();
   const invitationCode = params.get('invitationCode');
   const integralCode = params.get('integralCode');
-  const config = useQuery({ queryKey: vipKeys.activityConfig, queryFn: vipApi.activityConfig, retry: false, staleTime: 60_000 });
-  const contest = useQuery({ queryKey: ['contest-timestamp'], queryFn: vipApi.contestTimestamp, retry: false, staleTime: 60_000 });
+  const config = useQuery({ queryKey: queryKeys.vip.activityConfig, queryFn: vipApi.activityConfig, retry: false, staleTime: 60_000 });
+  const contest = useQuery({ queryKey: queryKeys.activity.contestTimestamp, queryFn: vipApi.contestTimestamp, retry: false, staleTime: 60_000 });
 
   let rules;
   if (config.isPending) rules = <Skeleton active paragraph={{ rows: 3 }} data-testid="activity-loading" />;
   else if (config.isError) {
-    rules = (
-      <Alert
-        type="error"
-        showIcon
-        data-testid="activity-error"
-        title="活动信息加载失败"
-        action={<Button onClick={() => void config.refetch()}>重试</Button>}
-      />
-    );
+    rules = <Alert type="error" showIcon data-testid="activity-error" title="活动信息加载失败" action={<Button onClick={() => config.refetch()}>重试</Button>} />;
   } else {
     const c = config.data;
     rules = (

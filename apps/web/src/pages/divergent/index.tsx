@@ -7,8 +7,10 @@ import { PageFrame } from '../../components/page-frame';
 import { topicApi } from '../../api/topic';
 import { useIsLogin } from '../../stores/global';
 import { toast } from '../../features/notifications/toasts';
-import { writeThis } from '../../features/topic/write-this';
+import { selectedPersonaId, writeThis } from '../../features/topic/write-this';
 import './divergent.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 /** The part of simple-mind-map's instance this page uses (the library's own typings are loose). */
 interface MindNode {
@@ -47,7 +49,7 @@ export default function DivergentPage() {
   const [expanding, setExpanding] = useState(false);
   const topic = params.get('topic')?.slice(0, 50) ?? '';
 
-  const maps = useQuery({ queryKey: ['topic-maps'], queryFn: topicApi.maps, enabled: isLogin === true, retry: false });
+  const maps = useQuery({ queryKey: queryKeys.topic.maps, queryFn: topicApi.maps, enabled: isLogin === true, retry: false });
 
   /** Creates the map once the library chunk has loaded (it is only fetched on this page). */
   const mount = useCallback(async (data: unknown | null, root: TreeNode | null) => {
@@ -65,7 +67,13 @@ export default function DivergentPage() {
       register.call(MindMap, Drag);
       mm.current?.destroy();
       holder.current.innerHTML = '';
-      const inst = new Ctor({ el: holder.current, data: root ?? startTree('新的选题'), layout: 'mindMap', defaultInsertSecondLevelNodeText: '新分支', defaultInsertBelowSecondLevelNodeText: '新节点' });
+      const inst = new Ctor({
+        el: holder.current,
+        data: root ?? startTree('新的选题'),
+        layout: 'mindMap',
+        defaultInsertSecondLevelNodeText: '新分支',
+        defaultInsertBelowSecondLevelNodeText: '新节点',
+      });
       if (data) inst.setFullData(data);
       inst.on('node_active', ((_node: MindNode | null, list: MindNode[]) => setActive(list[0] ?? null)) as never);
       mm.current = inst;
@@ -81,10 +89,10 @@ export default function DivergentPage() {
     const id = params.get('id');
     if (id) {
       topicApi.map(Number(id)).then(
-        (m) => void mount(m.data, null).then(() => setMapId(m.id)),
+        (m) => settle(mount(m.data, null).then(() => setMapId(m.id))),
         () => toast.message('error', '导图不存在或已删除', 3),
       );
-    } else void mount(null, startTree(topic || '新的选题'));
+    } else settle(mount(null, startTree(topic || '新的选题')));
     return () => {
       mm.current?.destroy();
       mm.current = null;
@@ -101,14 +109,14 @@ export default function DivergentPage() {
       setMapId(m.id);
       setParams({ id: String(m.id) }, { replace: true });
       toast.message('success', '导图已保存', 2);
-      void qc.invalidateQueries({ queryKey: ['topic-maps'] });
+      qc.invalidateQueries({ queryKey: queryKeys.topic.maps });
     },
   });
   const remove = useMutation({
     mutationFn: topicApi.deleteMap,
     onSuccess: (_r, id) => {
       if (id === mapId) setMapId(null);
-      void qc.invalidateQueries({ queryKey: ['topic-maps'] });
+      qc.invalidateQueries({ queryKey: queryKeys.topic.maps });
     },
   });
 
@@ -119,9 +127,14 @@ export default function DivergentPage() {
     const subject = (BRANCHES.includes(text) || active.isRoot ? rootText() : text).slice(0, 50);
     setExpanding(true);
     try {
-      const r = await topicApi.angles({ keyword: subject, count: 6, requestId: crypto.randomUUID() });
-      const pick = (a: (typeof r.angles)[number]) => (text === '标题灵感' ? a.title : text === '可以回答的问题' ? `${a.angle}：${a.title}` : text === '目标读者' ? a.hook : `${a.angle}：${a.title}`);
-      mm.current.execCommand('INSERT_MULTI_CHILD_NODE', [active], r.angles.map((a) => ({ data: { text: pick(a) }, children: [] })));
+      const r = await topicApi.angles({ keyword: subject, count: 6, requestId: crypto.randomUUID(), personaId: selectedPersonaId() });
+      const pick = (a: (typeof r.angles)[number]) =>
+        text === '标题灵感' ? a.title : text === '可以回答的问题' ? `${a.angle}：${a.title}` : text === '目标读者' ? a.hook : `${a.angle}：${a.title}`;
+      mm.current.execCommand(
+        'INSERT_MULTI_CHILD_NODE',
+        [active],
+        r.angles.map((a) => ({ data: { text: pick(a) }, children: [] })),
+      );
       toast.message('success', r.isAi ? `已扩展${r.angles.length}个节点（AI）` : `已扩展${r.angles.length}个节点（模板，非 AI）`, 3);
     } catch {
       // Shown by the request layer.
@@ -135,7 +148,7 @@ export default function DivergentPage() {
     const text = plain(active.getData('text'));
     const root = rootText();
     await writeThis('article', { title: active.isRoot || text === root ? root : `${root}——${text}` });
-    void navigate('/');
+    navigate('/');
   };
 
   if (isLogin !== true) {
@@ -157,7 +170,7 @@ export default function DivergentPage() {
               onClick={() => {
                 setMapId(null);
                 setParams({ topic: draftTopic.trim() }, { replace: true });
-                void mount(null, startTree(draftTopic.trim()));
+                settle(mount(null, startTree(draftTopic.trim())));
                 setDraftTopic('');
               }}
             >
@@ -185,7 +198,7 @@ export default function DivergentPage() {
                 <a
                   onClick={() => {
                     setParams({ id: String(m.id) }, { replace: true });
-                    void topicApi.map(m.id).then((full) => mount(full.data, null).then(() => setMapId(full.id)));
+                    settle(topicApi.map(m.id).then((full) => mount(full.data, null).then(() => setMapId(full.id))));
                   }}
                 >
                   {m.title}
@@ -204,20 +217,20 @@ export default function DivergentPage() {
               删除节点
             </Button>
             <Tooltip title="为选中的节点生成写作角度（配置大模型时按次消耗积分；离线时为模板，非 AI）">
-              <Button disabled={!active} loading={expanding} onClick={() => void expand()} data-testid="divergent-expand">
+              <Button disabled={!active} loading={expanding} onClick={() => settle(expand())} data-testid="divergent-expand">
                 AI 扩展
               </Button>
             </Tooltip>
-            <Button disabled={!active} onClick={() => void writeFrom()} data-testid="divergent-write">
+            <Button disabled={!active} onClick={() => settle(writeFrom())} data-testid="divergent-write">
               从此节点写作
             </Button>
             <Button type="primary" disabled={!ready} loading={save.isPending} onClick={() => save.mutate()} data-testid="divergent-save">
               保存
             </Button>
-            <Button disabled={!ready} onClick={() => void mm.current?.export('png', true, rootText())}>
+            <Button disabled={!ready} onClick={() => settle(mm.current?.export('png', true, rootText()))}>
               导出 PNG
             </Button>
-            <Button disabled={!ready} onClick={() => void mm.current?.export('md', true, rootText())}>
+            <Button disabled={!ready} onClick={() => settle(mm.current?.export('md', true, rootText()))}>
               导出 Markdown
             </Button>
             {mapId && <Tag color="blue">已保存的导图</Tag>}

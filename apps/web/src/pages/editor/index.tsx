@@ -1,35 +1,18 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
+import { EditorContent, useEditorState, type Editor } from '@tiptap/react';
 import { Alert, Button, Input, Progress, Space, Tag, Tooltip } from 'antd';
-import { useQuery } from '@tanstack/react-query';
-import type { GeneratedBy } from '@inkstone/shared';
 import { PictureOutlined } from '@ant-design/icons';
 import { useIsLogin, useGlobalStore } from '../../stores/global';
-import { writingApi } from '../../api/writing';
-import { useTaskStream, clearSnapshot } from '../../features/writing/use-task-stream';
-import { markdownToHtml, countWords } from '../../features/writing/markdown';
 import { ImagePicker } from '../../features/writing/image-picker';
-import { ImageNode } from './image-node';
 import { PanelResizer, usePanelWidth } from './panel-resizer';
 import { SidePanel } from './side-panel';
+import { draftHref } from '../../features/graphic/draft-link';
 import '../../features/writing/writing.css';
+import { useEditorDraft, type SaveState } from './use-editor-draft';
+import { settle } from '../../api/request';
 
 const PublishDialog = lazy(() => import('../../features/publish/publish-dialog').then((m) => ({ default: m.PublishDialog })));
-
-const AUTOSAVE_MS = 1500;
-type SaveState = 'idle' | 'dirty' | 'saving' | 'saved' | 'error';
-
-/** Sets the document; false when this instance was destroyed (its command manager is gone) and a new one must take it. */
-function applyHtml(ed: Editor, html: string): boolean {
-  try {
-    ed.commands.setContent(html, { emitUpdate: false });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export default function EditorPage() {
   const isLogin = useIsLogin();
@@ -38,176 +21,11 @@ export default function EditorPage() {
   const taskId = params.get('taskId');
   const draftParam = Number(params.get('draftId')) || null;
 
-  const [title, setTitle] = useState('');
-  const [draftId, setDraftId] = useState<number | null>(draftParam);
-  const [save, setSave] = useState<SaveState>('idle');
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { editor, words, stream, streaming, offline, title, onTitle, draftId, save, loadError, saveNow, newDraft } = useEditorDraft({ taskId, draftParam, isLogin });
   const [imageOpen, setImageOpen] = useState(false);
   // What the publish dialog starts from, taken once when it opens (a fresh object per render would reset it).
   const [publishFrom, setPublishFrom] = useState<ReturnType<typeof publishStart> | null>(null);
   const panel = usePanelWidth();
-  const dirty = useRef(false);
-  const saving = useRef<Promise<number | null> | null>(null);
-  const titleRef = useRef(title);
-  const draftIdRef = useRef(draftId);
-  useEffect(() => {
-    titleRef.current = title;
-    draftIdRef.current = draftId;
-  }, [title, draftId]);
-
-  const editor = useEditor({
-    extensions: [StarterKit.configure({ link: { openOnClick: false } }), ImageNode],
-    content: '',
-    editorProps: { attributes: { class: 'article-body', 'data-testid': 'editor-body', 'aria-label': '正文' } },
-    onUpdate: () => {
-      dirty.current = true;
-      setSave('dirty');
-    },
-  });
-  // The doc, not getText(): the selector also runs while the editor is still being set up, before its schema serialisers exist.
-  const words = useEditorState({ editor, selector: (c) => (c.editor && !c.editor.isDestroyed ? countWords(c.editor.state.doc.textBetween(0, c.editor.state.doc.content.size, '\n')) : 0) }) ?? 0;
-
-  const stream = useTaskStream(taskId && isLogin === true ? taskId : null, { persist: true });
-  // Who is writing: the offline writer's work is labelled beside the text (never inside it, since the body may be published).
-  const taskInfo = useQuery({
-    queryKey: ['writing', 'task-info', taskId],
-    queryFn: () => writingApi.taskInfo(taskId!),
-    enabled: !!taskId && isLogin === true,
-    retry: false,
-    staleTime: Infinity,
-  });
-  const [draftBy, setDraftBy] = useState<GeneratedBy | null>(null);
-  const offline = (taskId ? taskInfo.data?.generatedBy : draftBy) === 'offline';
-  const streaming = !!stream && (stream.status === 'connecting' || stream.status === 'streaming');
-
-  // While the task streams, the editor mirrors it and is read-only; the user's edits begin after done.
-  useEffect(() => {
-    if (!editor || !stream) return;
-    editor.setEditable(!streaming);
-    if (streaming || stream.status === 'error') {
-      editor.commands.setContent(markdownToHtml(stream.text), { emitUpdate: false });
-      if (stream.title) setTitle(stream.title);
-    }
-  }, [editor, stream, streaming]);
-
-  // The draft arrives asynchronously; the editor instance may have been replaced meanwhile (useEditor recreates it), so
-  // the content goes to the live instance, or waits for the next one instead of being lost on a destroyed one.
-  const liveEditor = useRef(editor);
-  const pendingHtml = useRef<string | null>(null);
-  useEffect(() => {
-    liveEditor.current = editor;
-    if (editor && pendingHtml.current !== null && applyHtml(editor, pendingHtml.current)) pendingHtml.current = null;
-  }, [editor]);
-
-  const loadDraft = useCallback(async (id: number) => {
-    try {
-      const d = await writingApi.draft(id);
-      setDraftId(d.id);
-      setDraftBy(d.generatedBy ?? null);
-      setTitle(d.title);
-      const html = d.html || markdownToHtml(d.markdown);
-      const ed = liveEditor.current;
-      if (!ed || !applyHtml(ed, html)) pendingHtml.current = html;
-      dirty.current = false;
-      setSave('saved');
-      setLoadError(null);
-    } catch (e) {
-      setLoadError((e as Error).message || '草稿加载失败');
-    }
-  }, []);
-
-  // The finished task became a draft: show the saved version and make the address point at it, so a reload opens the draft.
-  useEffect(() => {
-    if (stream?.status !== 'done' || !editor) return;
-    clearSnapshot();
-    if (stream.draftId) {
-      void loadDraft(stream.draftId).then(() => navigate(`/editor?draftId=${stream.draftId}`, { replace: true }));
-    } else {
-      editor.commands.setContent(markdownToHtml(stream.text), { emitUpdate: false });
-      setTitle(stream.title);
-      dirty.current = true;
-      setSave('dirty');
-    }
-  }, [stream?.status, stream?.draftId, editor]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const loadedFor = useRef<number | null>(null);
-  useEffect(() => {
-    if (!editor || !draftParam || taskId || isLogin !== true || loadedFor.current === draftParam) return;
-    loadedFor.current = draftParam;
-    // Just finished streaming into this very draft: it is already loaded.
-    if (draftIdRef.current === draftParam && !editor.isEmpty) return;
-    void loadDraft(draftParam);
-  }, [editor, draftParam, taskId, isLogin, loadDraft]);
-
-  const newDraft = () => {
-    clearSnapshot();
-    setDraftId(null);
-    setDraftBy(null);
-    draftIdRef.current = null;
-    loadedFor.current = null;
-    setTitle('');
-    editor?.commands.clearContent(false);
-    dirty.current = false;
-    setSave('idle');
-    navigate('/editor');
-  };
-
-  const saveNow = useCallback(async (): Promise<number | null> => {
-    if (!editor) return draftIdRef.current;
-    if (saving.current) await saving.current;
-    if (!dirty.current && draftIdRef.current) return draftIdRef.current;
-    dirty.current = false;
-    setSave('saving');
-    const p = writingApi
-      .saveDraft({ id: draftIdRef.current, title: titleRef.current, html: editor.getHTML() }, { silent: true })
-      .then((d) => {
-        setDraftId(d.id);
-        draftIdRef.current = d.id;
-        setSave(dirty.current ? 'dirty' : 'saved');
-        return d.id;
-      })
-      .catch(() => {
-        dirty.current = true;
-        setSave('error');
-        return null;
-      })
-      .finally(() => {
-        saving.current = null;
-      });
-    saving.current = p;
-    return p;
-  }, [editor]);
-
-  useEffect(() => {
-    if (save !== 'dirty' || streaming || isLogin !== true) return;
-    const t = window.setTimeout(() => void saveNow(), AUTOSAVE_MS);
-    return () => window.clearTimeout(t);
-  }, [save, title, words, streaming, isLogin, saveNow]);
-
-  // Leaving inside the autosave delay (another page, a hidden tab) must not lose the last edit: save it on the way out.
-  const leaveRef = useRef({ saveNow, canSave: false });
-  useEffect(() => {
-    leaveRef.current = { saveNow, canSave: !streaming && isLogin === true };
-  }, [saveNow, streaming, isLogin]);
-  useEffect(() => {
-    const flush = () => {
-      if (dirty.current && leaveRef.current.canSave) void leaveRef.current.saveNow();
-    };
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') flush();
-    };
-    document.addEventListener('visibilitychange', onHide);
-    return () => {
-      document.removeEventListener('visibilitychange', onHide);
-      flush();
-    };
-  }, []);
-
-  const onTitle = (v: string) => {
-    setTitle(v);
-    dirty.current = true;
-    setSave('dirty');
-  };
 
   if (isLogin === false) {
     return (
@@ -229,8 +47,13 @@ export default function EditorPage() {
           <span className="muted" data-testid="word-count">
             {words} 字
           </span>
-          <SaveIndicator state={save} onRetry={() => void saveNow()} />
-          <Button type="primary" onClick={() => void saveNow().then(() => setPublishFrom(publishStart(title, editor)))} disabled={streaming || !words} data-testid="editor-publish">
+          <SaveIndicator state={save} onRetry={() => settle(saveNow())} />
+          <Button
+            type="primary"
+            onClick={() => settle(saveNow().then(() => setPublishFrom(publishStart(title, editor))))}
+            disabled={streaming || !words}
+            data-testid="editor-publish"
+          >
             发布
           </Button>
         </div>
@@ -286,24 +109,14 @@ export default function EditorPage() {
           draftId={draftId}
           onTitle={onTitle}
           saveNow={saveNow}
-          onOpenDraft={(id) => void saveNow().then(() => navigate(`/editor?draftId=${id}`))}
-          onNewDraft={() => void saveNow().then(newDraft)}
+          onOpenDraft={(d) => settle(saveNow().then(() => navigate(draftHref(d))))}
+          onNewDraft={() => settle(saveNow().then(newDraft))}
         />
       </aside>
-      <ImagePicker
-        open={imageOpen}
-        onClose={() => setImageOpen(false)}
-        onPick={(src) => editor?.chain().focus().insertContent({ type: 'image', attrs: { src } }).run()}
-      />
+      <ImagePicker open={imageOpen} onClose={() => setImageOpen(false)} onPick={(src) => editor?.chain().focus().insertContent({ type: 'image', attrs: { src } }).run()} />
       {publishFrom ? (
         <Suspense fallback={null}>
-          <PublishDialog
-            open
-            onClose={() => setPublishFrom(null)}
-            draftId={draftId ?? undefined}
-            draftHtml={publishFrom.html}
-            initial={publishFrom.initial}
-          />
+          <PublishDialog open onClose={() => setPublishFrom(null)} draftId={draftId ?? undefined} draftHtml={publishFrom.html} initial={publishFrom.initial} />
         </Suspense>
       ) : null}
     </section>
@@ -322,9 +135,24 @@ function publishStart(title: string, editor: Editor | null) {
 }
 
 function SaveIndicator({ state, onRetry }: { state: SaveState; onRetry(): void }) {
-  if (state === 'saving') return <span className="muted" data-testid="save-state">保存中…</span>;
-  if (state === 'saved') return <span className="muted" data-testid="save-state">已保存</span>;
-  if (state === 'dirty') return <span className="muted" data-testid="save-state">未保存</span>;
+  if (state === 'saving')
+    return (
+      <span className="muted" data-testid="save-state">
+        保存中…
+      </span>
+    );
+  if (state === 'saved')
+    return (
+      <span className="muted" data-testid="save-state">
+        已保存
+      </span>
+    );
+  if (state === 'dirty')
+    return (
+      <span className="muted" data-testid="save-state">
+        未保存
+      </span>
+    );
   if (state === 'error')
     return (
       <Button size="small" type="link" danger onClick={onRetry} data-testid="save-state">

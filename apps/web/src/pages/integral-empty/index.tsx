@@ -10,9 +10,11 @@ import { toast } from '../../features/notifications/toasts';
 import { useFeatureName } from '../../features/vip/lack-points-modal';
 import { ListState } from '../../features/vip/list-state';
 import { PayModal, type PayTarget } from '../../features/vip/pay-modal';
-import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
+import { useRefreshVip } from '../../features/vip/vip-sync';
 import { balanceVerdict, yuan } from '../../features/vip/format';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 /**
  * Where the lackPoints prompt's 查看详情 lands: balance, what was tried, and bundles to buy at once. Opened
@@ -24,13 +26,13 @@ export default function IntegralEmptyPage() {
   const balance = useUserVipStore((s) => (s.pointsKnown ? s.hwPoints : null));
   const eventId = params.get('eventId');
   const feature = useFeatureName(eventId);
-  const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
+  const costs = useQuery({ queryKey: queryKeys.vip.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
   const need = eventId ? costs.data?.find((c) => c.feature === eventId)?.point : undefined;
   const maxCost = costs.data?.length ? Math.max(...costs.data.map((c) => c.point)) : undefined;
   // Until the prices are in, say nothing either way rather than flash a verdict.
   const verdict = costs.isPending ? 'unknown' : balanceVerdict(isLogin === true ? balance : null, need, maxCost);
   const heading = verdict === 'short' ? '积分不足' : '积分余额';
-  const bundles = useQuery({ queryKey: vipKeys.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
+  const bundles = useQuery({ queryKey: queryKeys.vip.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
   const [target, setTarget] = useState<PayTarget | null>(null);
   const refresh = useRefreshVip();
   const navigate = useNavigate();
@@ -64,19 +66,14 @@ export default function IntegralEmptyPage() {
           }
           extra={[
             verdict === 'enough' ? (
-              <Button key="back" type="primary" onClick={() => void (window.history.length > 1 ? navigate(-1) : navigate('/'))} data-testid="integral-empty-back">
+              <Button key="back" type="primary" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))} data-testid="integral-empty-back">
                 返回继续使用
               </Button>
             ) : null,
-            <Button
-              key="integral"
-              type={verdict === 'enough' ? 'default' : 'primary'}
-              onClick={() => void navigate('/integral')}
-              data-testid="integral-empty-buy"
-            >
+            <Button key="integral" type={verdict === 'enough' ? 'default' : 'primary'} onClick={() => navigate('/integral')} data-testid="integral-empty-buy">
               开通会员 / 购买积分
             </Button>,
-            <Button key="rule" onClick={() => void navigate('/pointsRule')}>
+            <Button key="rule" onClick={() => navigate('/pointsRule')}>
               查看积分规则
             </Button>,
           ]}
@@ -114,7 +111,7 @@ export default function IntegralEmptyPage() {
           onPaid={(t) => {
             setTarget(null);
             toast.message('success', `支付成功，${t.name}积分已到账`, 3);
-            void refresh();
+            settle(refresh());
           }}
         />
       ) : null}

@@ -10,9 +10,11 @@ import { toast } from '../../features/notifications/toasts';
 import { PayModal, type PayTarget } from '../../features/vip/pay-modal';
 import { VipSummary } from '../../features/vip/vip-summary';
 import { ListState } from '../../features/vip/list-state';
-import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
+import { useRefreshVip } from '../../features/vip/vip-sync';
 import { planButtonLabel, yuan } from '../../features/vip/format';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 export default function IntegralPage() {
   const isLogin = useIsLogin();
@@ -20,8 +22,8 @@ export default function IntegralPage() {
   const isVip = useUserVipStore((s) => s.isVip);
   const [target, setTarget] = useState<PayTarget | null>(null);
   const refresh = useRefreshVip();
-  const plans = useQuery({ queryKey: vipKeys.plans, queryFn: vipApi.plans, retry: false, staleTime: 60_000 });
-  const bundles = useQuery({ queryKey: vipKeys.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
+  const plans = useQuery({ queryKey: queryKeys.vip.plans, queryFn: vipApi.plans, retry: false, staleTime: 60_000 });
+  const bundles = useQuery({ queryKey: queryKeys.vip.bundles, queryFn: vipApi.bundles, retry: false, staleTime: 60_000 });
   // Logged out the store knows nothing yet: let the user pick, login comes first anyway.
   const payable = isLogin !== true || openPayment;
 
@@ -35,7 +37,7 @@ export default function IntegralPage() {
   const onPaid = (t: PayTarget) => {
     setTarget(null);
     toast.message('success', t.kind === 'vip' ? `支付成功，${t.name}已开通` : `支付成功，${t.name}积分已到账`, 3);
-    void refresh();
+    settle(refresh());
   };
 
   const buyButton = (t: PayTarget, testId: string) => (
@@ -56,9 +58,7 @@ export default function IntegralPage() {
     >
       <div className="vip-page">
         <VipSummary />
-        {!payable ? (
-          <Alert type="info" showIcon className="vip-section" title="在线支付暂未开放" description="你仍可以通过兑换码、每日奖励和邀请好友获得积分。" />
-        ) : null}
+        {!payable ? <Alert type="info" showIcon className="vip-section" title="在线支付暂未开放" description="你仍可以通过兑换码、每日奖励和邀请好友获得积分。" /> : null}
 
         <section className="vip-section" data-testid="vip-plans">
           <h2>{isLogin === true && isVip ? '续费会员' : '开通会员'}</h2>

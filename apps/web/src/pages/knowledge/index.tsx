@@ -10,13 +10,9 @@ import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { toast } from '../../features/notifications/toasts';
 import { Highlighted } from './highlighted';
 import './knowledge.css';
-
-const keys = {
-  folders: ['knowledge', 'folders'] as const,
-  quota: ['knowledge', 'quota'] as const,
-  docs: (folder: FolderFilter, ext: KnowledgeExt | undefined, page: number) => ['knowledge', 'docs', folder ?? 'all', ext ?? 'all', page] as const,
-  search: (q: string, folder: FolderFilter, ext: KnowledgeExt | undefined) => ['knowledge', 'search', q, folder ?? 'all', ext ?? 'all'] as const,
-};
+import { queryKeys } from '../../api/query-keys';
+import { pollWhile } from '../../features/polling/use-poll';
+import { settle } from '../../api/request';
 
 const EXT_LABEL: Record<KnowledgeExt, string> = { pdf: 'PDF', docx: 'Word', md: 'Markdown', txt: '文本', html: '网页' };
 const ACCEPT = '.pdf,.docx,.md,.markdown,.txt,.html,.htm';
@@ -26,11 +22,18 @@ const size = (b: number) => (b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed(1)}
 const errText = (e: unknown) => (e instanceof Error && e.message ? e.message : '操作失败，请稍后再试');
 
 function StatusCell({ doc }: { doc: KnowledgeDoc }) {
-  if (doc.status === 'ready') return <Tag color="green" data-testid="doc-status">已解析{doc.pages ? ` · ${doc.pages}页` : ''}</Tag>;
+  if (doc.status === 'ready')
+    return (
+      <Tag color="green" data-testid="doc-status">
+        已解析{doc.pages ? ` · ${doc.pages}页` : ''}
+      </Tag>
+    );
   if (doc.status === 'failed')
     return (
       <Tooltip title={doc.errorMsg ?? '解析失败'}>
-        <Tag color="red" data-testid="doc-status">解析失败</Tag>
+        <Tag color="red" data-testid="doc-status">
+          解析失败
+        </Tag>
       </Tooltip>
     );
   return (
@@ -51,7 +54,9 @@ interface UploadItem {
 
 function FolderList(props: { folders: KnowledgeFolder[]; current: FolderFilter; onSelect(f: FolderFilter): void }) {
   const qc = useQueryClient();
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['knowledge'] });
+  const refresh = () => {
+    qc.invalidateQueries({ queryKey: queryKeys.knowledge.all });
+  };
   const rename = (f: KnowledgeFolder) => {
     let name = f.name;
     Modal.confirm({
@@ -117,10 +122,16 @@ function FolderList(props: { folders: KnowledgeFolder[]; current: FolderFilter; 
 }
 
 function SearchResults(props: { q: string; folder: FolderFilter; ext: KnowledgeExt | undefined }) {
-  const res = useQuery({ queryKey: keys.search(props.q, props.folder, props.ext), queryFn: () => knowledgeApi.search({ q: props.q, folderId: props.folder, ext: props.ext, limit: 20 }), retry: false });
+  const res = useQuery({
+    queryKey: queryKeys.knowledge.search(props.q, props.folder, props.ext),
+    queryFn: () => knowledgeApi.search({ q: props.q, folderId: props.folder, ext: props.ext, limit: 20 }),
+    retry: false,
+  });
   if (res.isPending) return <Skeleton active paragraph={{ rows: 3 }} data-testid="search-loading" />;
   if (res.isError)
-    return <Alert type="error" showIcon data-testid="search-error" title="检索失败" description={errText(res.error)} action={<Button onClick={() => void res.refetch()}>重试</Button>} />;
+    return (
+      <Alert type="error" showIcon data-testid="search-error" title="检索失败" description={errText(res.error)} action={<Button onClick={() => res.refetch()}>重试</Button>} />
+    );
   if (!res.data.hits.length) return <Empty data-testid="search-empty" description={`没有找到与“${props.q}”相关的段落`} />;
   return (
     <List<KnowledgeHit>
@@ -159,23 +170,30 @@ export default function KnowledgePage() {
   const enabled = isLogin === true;
   const navigate = useNavigate();
 
-  const folders = useQuery({ queryKey: keys.folders, queryFn: knowledgeApi.folders, enabled, retry: false });
-  const quota = useQuery({ queryKey: keys.quota, queryFn: knowledgeApi.quota, enabled, retry: false });
+  const folders = useQuery({ queryKey: queryKeys.knowledge.folders, queryFn: knowledgeApi.folders, enabled, retry: false });
+  const quota = useQuery({ queryKey: queryKeys.knowledge.quota, queryFn: knowledgeApi.quota, enabled, retry: false });
+  // Says whether search is words only or words and meaning, and how many documents still wait for their vectors.
+  const searchStatus = useQuery({ queryKey: queryKeys.knowledge.status, queryFn: knowledgeApi.status, enabled, retry: false });
   const docs = useQuery({
-    queryKey: keys.docs(folder, ext, pageNum),
+    queryKey: queryKeys.knowledge.docs(folder, ext, pageNum),
     queryFn: () => knowledgeApi.docs({ folderId: folder, ext, pageNum, pageSize: PAGE_SIZE }),
     enabled,
     retry: false,
     placeholderData: (prev) => prev,
     // While anything is being parsed, its progress is polled.
-    refetchInterval: (query) => (query.state.data?.records.some((d) => d.status === 'queued' || d.status === 'parsing') ? 1500 : false),
+    refetchInterval: pollWhile((data) => !!data?.records.some((d) => d.status === 'queued' || d.status === 'parsing'), 1500),
   });
   const parsingNow = docs.data?.records.filter((d) => d.status === 'queued' || d.status === 'parsing').length ?? 0;
   useEffect(() => {
     // A parse that just finished changes folder counts and search results.
-    if (parsingNow === 0) void qc.invalidateQueries({ queryKey: ['knowledge', 'search'] });
+    if (parsingNow === 0) {
+      qc.invalidateQueries({ queryKey: queryKeys.knowledge.searchAll });
+      qc.invalidateQueries({ queryKey: queryKeys.knowledge.status });
+    }
   }, [parsingNow, qc]);
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['knowledge'] });
+  const refresh = () => {
+    qc.invalidateQueries({ queryKey: queryKeys.knowledge.all });
+  };
   const uploadFolder = typeof folder === 'number' ? folder : undefined;
 
   const createFolder = useMutation({
@@ -243,13 +261,29 @@ export default function KnowledgePage() {
     : '';
 
   return (
-    <PageFrame testId="page-knowledge" title="知识库" extra={<span className="muted" data-testid="kn-quota">{quotaText}</span>}>
+    <PageFrame
+      testId="page-knowledge"
+      title="知识库"
+      extra={
+        <span className="muted" data-testid="kn-quota">
+          {quotaText}
+        </span>
+      }
+    >
       <div className="kn-layout">
         <aside className="kn-side">
           {folders.isPending ? (
             <Skeleton active paragraph={{ rows: 4 }} />
           ) : folders.isError ? (
-            <Alert type="error" title="文件夹加载失败" action={<Button size="small" onClick={() => void folders.refetch()}>重试</Button>} />
+            <Alert
+              type="error"
+              title="文件夹加载失败"
+              action={
+                <Button size="small" onClick={() => folders.refetch()}>
+                  重试
+                </Button>
+              }
+            />
           ) : (
             <FolderList
               folders={folders.data}
@@ -283,7 +317,9 @@ export default function KnowledgePage() {
                   <span className="kn-upload-name">{u.name}</span>
                   {u.error ? (
                     <>
-                      <span className="kn-error" data-testid="upload-error">{u.error}</span>
+                      <span className="kn-error" data-testid="upload-error">
+                        {u.error}
+                      </span>
                       <Button size="small" type="link" onClick={() => setUploads((all) => all.filter((x) => x.uid !== u.uid))}>
                         关闭
                       </Button>
@@ -315,6 +351,11 @@ export default function KnowledgePage() {
               data-testid="kn-ext"
             />
           </div>
+          {searchStatus.data && (
+            <div className="muted kn-search-note" data-testid="kn-search-note">
+              {searchStatus.data.note}
+            </div>
+          )}
           {q ? (
             <section className="panel">
               <div className="kn-section-head">
@@ -328,7 +369,14 @@ export default function KnowledgePage() {
           ) : docs.isPending ? (
             <Skeleton active paragraph={{ rows: 5 }} data-testid="docs-loading" />
           ) : docs.isError ? (
-            <Alert type="error" showIcon data-testid="docs-error" title="文档加载失败" description={errText(docs.error)} action={<Button onClick={() => void docs.refetch()}>重试</Button>} />
+            <Alert
+              type="error"
+              showIcon
+              data-testid="docs-error"
+              title="文档加载失败"
+              description={errText(docs.error)}
+              action={<Button onClick={() => docs.refetch()}>重试</Button>}
+            />
           ) : !docs.data.records.length && pageNum === 1 ? (
             <Empty data-testid="docs-empty" description={folder === undefined && !ext ? '知识库还是空的：上传文档或导入网页，写作时即可引用' : '这里还没有文档'} />
           ) : (
@@ -366,7 +414,7 @@ export default function KnowledgePage() {
                           data-testid="doc-write"
                           onClick={() => {
                             useKnowledgeQuoteStore.getState().quoteDoc(d.id);
-                            void navigate('/');
+                            navigate('/');
                           }}
                         >
                           引用写作
@@ -381,7 +429,7 @@ export default function KnowledgePage() {
                         options={folderOptions}
                         style={{ width: 96 }}
                         aria-label="移动到文件夹"
-                        onChange={(v) => void knowledgeApi.move(d.id, v === 0 ? null : v).then(refresh)}
+                        onChange={(v) => settle(knowledgeApi.move(d.id, v === 0 ? null : v).then(refresh))}
                       />
                       <Popconfirm title="删除后无法恢复，确定删除？" okText="删除" cancelText="取消" onConfirm={() => knowledgeApi.remove(d.id).then(refresh)}>
                         <Button size="small" type="link" danger data-testid="doc-delete">
@@ -410,7 +458,11 @@ export default function KnowledgePage() {
       >
         <p className="muted">输入网页地址，服务器会抓取页面并提取正文。</p>
         <Input placeholder="https://" value={importUrl} onChange={(e) => setImportUrl(e.target.value)} onPressEnter={() => importPage.mutate()} data-testid="kn-import-url" />
-        {importPage.isError && <div className="kn-error" data-testid="import-error">{errText(importPage.error)}</div>}
+        {importPage.isError && (
+          <div className="kn-error" data-testid="import-error">
+            {errText(importPage.error)}
+          </div>
+        )}
       </Modal>
 
       <Modal
@@ -424,7 +476,14 @@ export default function KnowledgePage() {
         onCancel={() => setFolderOpen(false)}
         destroyOnHidden
       >
-        <Input placeholder="文件夹名称" maxLength={knowledgeLimits.folderNameMaxLength} value={folderName} onChange={(e) => setFolderName(e.target.value)} onPressEnter={() => folderName.trim() && createFolder.mutate()} data-testid="folder-name" />
+        <Input
+          placeholder="文件夹名称"
+          maxLength={knowledgeLimits.folderNameMaxLength}
+          value={folderName}
+          onChange={(e) => setFolderName(e.target.value)}
+          onPressEnter={() => folderName.trim() && createFolder.mutate()}
+          data-testid="folder-name"
+        />
       </Modal>
     </PageFrame>
   );

@@ -10,10 +10,12 @@ import { useUserVipStore } from '../../stores/user-vip';
 import { toast } from '../../features/notifications/toasts';
 import { VipSummary } from '../../features/vip/vip-summary';
 import { RedeemCode } from '../../features/vip/redeem-code';
-import { useRefreshVip, vipKeys } from '../../features/vip/vip-sync';
+import { useRefreshVip } from '../../features/vip/vip-sync';
 import { InvitePanel } from '../../features/vip/invite-panel';
 import { dateTime, signed } from '../../features/vip/format';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 const PAGE_SIZE = 10;
 
@@ -25,7 +27,7 @@ const PAGE_SIZE = 10;
 function DailyClaim() {
   const refresh = useRefreshVip();
   const pointsKnown = useUserVipStore((s) => s.pointsKnown);
-  const home = useQuery({ queryKey: vipKeys.homepage, queryFn: vipApi.homepageActivity, retry: false, enabled: pointsKnown });
+  const home = useQuery({ queryKey: queryKeys.vip.homepage, queryFn: vipApi.homepageActivity, retry: false, enabled: pointsKnown });
   const claim = useMutation({
     mutationFn: vipApi.claimDaily,
     onSuccess: (r) => {
@@ -36,20 +38,14 @@ function DailyClaim() {
       } else {
         toast.message('info', '今天已经领取过了，明天再来吧', 3);
       }
-      void refresh();
+      settle(refresh());
     },
   });
   const claimed = home.data?.dailyClaimedToday === true || claim.data !== undefined;
   const reward = home.data?.dailyReward;
   if (reward === 0) return null;
   return (
-    <Button
-      type="primary"
-      disabled={claimed || home.isPending}
-      loading={claim.isPending}
-      onClick={() => claim.mutate()}
-      data-testid="daily-claim"
-    >
+    <Button type="primary" disabled={claimed || home.isPending} loading={claim.isPending} onClick={() => claim.mutate()} data-testid="daily-claim">
       {claimed ? '今日已领取' : `领取每日奖励${reward ? ` +${reward}` : ''}`}
     </Button>
   );
@@ -60,10 +56,10 @@ const KIND_COLOR: Record<LedgerEntry['kind'], string> = { charge: 'default', ded
 function PointsHistory() {
   const [pageNum, setPageNum] = useState(1);
   // Names of features added after release (the built-in ones are labelled in @inkstone/shared).
-  const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
+  const costs = useQuery({ queryKey: queryKeys.vip.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
   const dictionary = useMemo(() => Object.fromEntries((costs.data ?? []).map((c) => [c.feature, c.name])), [costs.data]);
   const history = useQuery({
-    queryKey: vipKeys.history(pageNum),
+    queryKey: queryKeys.vip.history(pageNum),
     queryFn: () => vipApi.history(pageNum, PAGE_SIZE),
     retry: false,
     placeholderData: (prev) => prev,
@@ -77,7 +73,7 @@ function PointsHistory() {
         data-testid="history-error"
         title="积分明细加载失败"
         description={history.error instanceof Error ? history.error.message : '请稍后再试'}
-        action={<Button onClick={() => void history.refetch()}>重试</Button>}
+        action={<Button onClick={() => history.refetch()}>重试</Button>}
       />
     );
   }
@@ -139,7 +135,7 @@ export default function MinePage() {
       testId="page-mine"
       title="我的"
       extra={
-        <Button type="link" onClick={() => void navigate('/orderInfo')} data-testid="mine-orders">
+        <Button type="link" onClick={() => navigate('/orderInfo')} data-testid="mine-orders">
           我的订单
         </Button>
       }
@@ -149,7 +145,7 @@ export default function MinePage() {
           extra={
             <div className="row-gap">
               <DailyClaim />
-              <Button onClick={() => void navigate('/integral')} data-testid="mine-buy">
+              <Button onClick={() => navigate('/integral')} data-testid="mine-buy">
                 {isVip ? '续费会员' : '开通会员'}
               </Button>
             </div>

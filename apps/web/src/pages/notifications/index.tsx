@@ -1,15 +1,29 @@
 import { useState } from 'react';
+import DOMPurify from 'dompurify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, List, Modal, Segmented, Skeleton, Tag } from 'antd';
 import { useNavigate } from 'react-router';
-import { formatTimeAgo } from '@inkstone/shared';
+import { formatTimeAgo, type NoticeType } from '@inkstone/shared';
 import { PageFrame } from '../../components/page-frame';
 import { noticeApi, type NoticeItem } from '../../api/notice';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { toast } from '../../features/notifications/toasts';
+import { queryKeys } from '../../api/query-keys';
 
 const PAGE_SIZE = 10;
-const types = [
+
+/** Console notices are HTML (cleaned on the server); cleaned again here before it is shown. */
+const NOTICE_HTML = {
+  ALLOWED_TAGS: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'blockquote', 'a', 'span', 'div'],
+  ALLOWED_ATTR: ['href', 'rel'],
+};
+const plainText = (n: Pick<NoticeItem, 'content' | 'format'>) =>
+  n.format === 'html' ? (new DOMParser().parseFromString(DOMPurify.sanitize(n.content, NOTICE_HTML), 'text/html').body.textContent ?? '') : n.content;
+const summary = (n: Pick<NoticeItem, 'content' | 'format'>) => {
+  const text = plainText(n);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+};
+const types: Array<{ value: NoticeType | ''; label: string }> = [
   { value: '', label: '全部' },
   { value: 'system', label: '系统通知' },
   { value: 'activity', label: '活动' },
@@ -23,26 +37,29 @@ const inAppLink = (link: string | null | undefined) => (link && link.startsWith(
 export default function NotificationsPage() {
   const isLogin = useIsLogin();
   const [pageNum, setPageNum] = useState(1);
-  const [type, setType] = useState('');
+  const [type, setType] = useState<NoticeType | ''>('');
   const [openId, setOpenId] = useState<NoticeItem['id'] | null>(null);
   const qc = useQueryClient();
   const navigate = useNavigate();
 
   const list = useQuery({
-    queryKey: ['notice-list', pageNum, type],
+    queryKey: queryKeys.notice.list.page(pageNum, type),
     queryFn: () => noticeApi.list({ pageNum, pageSize: PAGE_SIZE, ...(type ? { type } : {}) }),
     enabled: isLogin === true,
     retry: false,
   });
   const detail = useQuery({
-    queryKey: ['notice-detail', openId],
+    queryKey: queryKeys.notice.detail(openId),
     queryFn: () => noticeApi.detail(openId!),
     enabled: openId !== null,
     retry: false,
   });
   const refreshBubble = () => {
-    void qc.invalidateQueries({ queryKey: ['notice-list'] });
-    void noticeApi.bubble().then((b) => useGlobalStore.getState().setUnreadNoticeNum(b.unreadNoticeNum), () => {});
+    qc.invalidateQueries({ queryKey: queryKeys.notice.list.all });
+    void noticeApi.bubble().then(
+      (b) => useGlobalStore.getState().setUnreadNoticeNum(b.unreadNoticeNum),
+      () => {},
+    );
   };
   const readOne = useMutation({ mutationFn: noticeApi.read, onSuccess: refreshBubble });
   const readAll = useMutation({
@@ -57,7 +74,7 @@ export default function NotificationsPage() {
     if (!item.read) readOne.mutate(item.id);
     // A personal notice opens the page it is about (the order, the account's board, the feedback list).
     const link = inAppLink(item.link);
-    if (link) void navigate(link);
+    if (link) navigate(link);
     else setOpenId(item.id);
   };
 
@@ -80,7 +97,7 @@ export default function NotificationsPage() {
         data-testid="notifications-error"
         title="消息加载失败"
         description={list.error instanceof Error ? list.error.message : '请稍后再试'}
-        action={<Button onClick={() => void list.refetch()}>重试</Button>}
+        action={<Button onClick={() => list.refetch()}>重试</Button>}
       />
     );
   } else if (!list.data.records.length) {
@@ -113,7 +130,7 @@ export default function NotificationsPage() {
                   {item.title}
                 </>
               }
-              description={item.content.length > 80 ? `${item.content.slice(0, 80)}…` : item.content}
+              description={summary(item)}
             />
           </List.Item>
         )}
@@ -147,13 +164,17 @@ export default function NotificationsPage() {
         {detail.isPending ? (
           <Skeleton active />
         ) : detail.isError ? (
-          <Alert type="error" title="消息详情加载失败" action={<Button onClick={() => void detail.refetch()}>重试</Button>} />
+          <Alert type="error" title="消息详情加载失败" action={<Button onClick={() => detail.refetch()}>重试</Button>} />
         ) : (
           <div data-testid="notice-detail">
             <p className="muted">{formatTimeAgo(detail.data.createdAt)}</p>
-            <p style={{ whiteSpace: 'pre-wrap' }}>{detail.data.content}</p>
+            {detail.data.format === 'html' ? (
+              <div className="notice-html" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(detail.data.content, NOTICE_HTML) }} />
+            ) : (
+              <p style={{ whiteSpace: 'pre-wrap' }}>{detail.data.content}</p>
+            )}
             {inAppLink(detail.data.link) ? (
-              <Button type="primary" onClick={() => void navigate(inAppLink(detail.data.link)!)}>
+              <Button type="primary" onClick={() => navigate(inAppLink(detail.data.link)!)}>
                 去查看
               </Button>
             ) : null}

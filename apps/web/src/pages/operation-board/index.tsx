@@ -11,6 +11,9 @@ import { AccountBadge, AccountStatus } from '../../features/publish/account-bits
 import { JobRow } from '../../features/publish/publish-progress';
 import { formatDateTime } from '../../features/publish/format';
 import '../../features/publish/publish.css';
+import { queryKeys } from '../../api/query-keys';
+import { pollWhile } from '../../features/polling/use-poll';
+import { settle } from '../../api/request';
 
 const INTENT_PAGE_SIZE = 10;
 const HISTORY_SHOWN = 10;
@@ -40,13 +43,25 @@ async function copyText(text: string) {
 
 function UnreadStats({ accountId }: { accountId: number }) {
   const unread = useQuery({
-    queryKey: ['account-unread', accountId],
+    queryKey: queryKeys.publish.accountUnread(accountId),
     queryFn: () => publishApi.unread(accountId),
     refetchInterval: limits.pollingIntervalMs,
     retry: false,
   });
   if (unread.isPending) return <Skeleton.Input active block />;
-  if (unread.isError) return <Alert type="warning" showIcon title="未读数加载失败" action={<Button size="small" onClick={() => void unread.refetch()}>重试</Button>} />;
+  if (unread.isError)
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        title="未读数加载失败"
+        action={
+          <Button size="small" onClick={() => unread.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   const u = unread.data;
   const cells = [
     { label: '评论和@', value: u.mentions, id: 'mentions' },
@@ -71,14 +86,26 @@ function PublishHistory({ accountId }: { accountId: number }) {
   const [pageNum, setPageNum] = useState(1);
   useEffect(() => setPageNum(1), [accountId]);
   const list = useQuery({
-    queryKey: ['publish-records', accountId, pageNum],
+    queryKey: queryKeys.publish.records(accountId, pageNum),
     queryFn: () => publishApi.records({ accountId, pageNum, pageSize: HISTORY_SHOWN }),
-    refetchInterval: (q) => (q.state.data?.records.some((r) => r.status === 'queued' || r.status === 'running') ? 5000 : false),
+    refetchInterval: pollWhile((data) => !!data?.records.some((r) => r.status === 'queued' || r.status === 'running'), 5000),
     retry: false,
   });
   if (list.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
   if (list.isError)
-    return <Alert type="error" showIcon title="发布记录加载失败" description={list.error.message} action={<Button size="small" onClick={() => void list.refetch()}>重试</Button>} />;
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="发布记录加载失败"
+        description={list.error.message}
+        action={
+          <Button size="small" onClick={() => list.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   if (!list.data.records.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该账号还没有发布记录" data-testid="board-history-empty" />;
   return (
     <List
@@ -86,9 +113,7 @@ function PublishHistory({ accountId }: { accountId: number }) {
       dataSource={list.data.records}
       rowKey="jobId"
       pagination={{ current: pageNum, pageSize: HISTORY_SHOWN, total: list.data.total, onChange: setPageNum, hideOnSinglePage: true, size: 'small' }}
-      renderItem={(r) => (
-        <JobRow job={{ ...r, accountName: `「${r.title || '无标题'}」 ${formatDateTime(r.createdAt)}` }} now={list.dataUpdatedAt} />
-      )}
+      renderItem={(r) => <JobRow job={{ ...r, accountName: `「${r.title || '无标题'}」 ${formatDateTime(r.createdAt)}` }} now={list.dataUpdatedAt} />}
     />
   );
 }
@@ -97,7 +122,7 @@ function IntentComments({ accountId }: { accountId: number }) {
   const [pageNum, setPageNum] = useState(1);
   useEffect(() => setPageNum(1), [accountId]);
   const list = useQuery({
-    queryKey: ['intent-comments', accountId, pageNum],
+    queryKey: queryKeys.publish.intentComments(accountId, pageNum),
     queryFn: () => publishApi.intentComments({ accountId, pageNum, pageSize: INTENT_PAGE_SIZE }),
     refetchInterval: limits.pollingIntervalMs,
     retry: false,
@@ -105,7 +130,17 @@ function IntentComments({ accountId }: { accountId: number }) {
   if (list.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
   if (list.isError)
     return (
-      <Alert type="error" showIcon title="评论加载失败" description={list.error.message} action={<Button size="small" onClick={() => void list.refetch()}>重试</Button>} />
+      <Alert
+        type="error"
+        showIcon
+        title="评论加载失败"
+        description={list.error.message}
+        action={
+          <Button size="small" onClick={() => list.refetch()}>
+            重试
+          </Button>
+        }
+      />
     );
   if (!list.data.records.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无有购买或联系意向的评论" data-testid="intent-empty" />;
   return (
@@ -131,13 +166,17 @@ function IntentComments({ accountId }: { accountId: number }) {
             description={
               <>
                 <p style={{ margin: '4px 0', color: '#222' }}>{c.content}</p>
-                {c.noteTitle ? <p className="muted small">来自笔记「{c.noteTitle}」 · 命中：{c.matched.join('、')}</p> : null}
+                {c.noteTitle ? (
+                  <p className="muted small">
+                    来自笔记「{c.noteTitle}」 · 命中：{c.matched.join('、')}
+                  </p>
+                ) : null}
                 <div className="reply-box">
                   <span>
                     <span className="muted small">建议回复：</span>
                     <span data-testid="suggested-reply">{c.suggestedReply}</span>
                   </span>
-                  <Button size="small" onClick={() => void copyText(c.suggestedReply)} data-testid="copy-reply">
+                  <Button size="small" onClick={() => settle(copyText(c.suggestedReply))} data-testid="copy-reply">
                     复制
                   </Button>
                 </div>
@@ -154,7 +193,7 @@ export default function OperationBoardPage() {
   const isLogin = useIsLogin();
   const { accountId: param } = useParams();
   const navigate = useNavigate();
-  const accounts = useQuery({ queryKey: ['publish-accounts', 'all'], queryFn: () => publishApi.list(), enabled: isLogin === true, retry: false });
+  const accounts = useQuery({ queryKey: queryKeys.publish.accounts.unfiltered, queryFn: () => publishApi.list(), enabled: isLogin === true, retry: false });
   const records = useMemo(() => accounts.data?.records ?? [], [accounts.data]);
   const selected = records.find((a) => String(a.id) === param) ?? null;
 
@@ -162,7 +201,7 @@ export default function OperationBoardPage() {
     if (param || !records.length) return;
     // No account in the address (e.g. from a notification click): open the first usable one.
     const first = records.find((a) => a.status === 'active') ?? records[0]!;
-    void navigate(`/operationBoard/${first.id}`, { replace: true });
+    navigate(`/operationBoard/${first.id}`, { replace: true });
   }, [param, records, navigate]);
 
   let body;
@@ -178,14 +217,18 @@ export default function OperationBoardPage() {
     body = <Skeleton active avatar paragraph={{ rows: 4 }} data-testid="board-loading" />;
   } else if (accounts.isError) {
     body = (
-      <Alert type="error" showIcon data-testid="board-error" title="账号加载失败" description={accounts.error.message} action={<Button onClick={() => void accounts.refetch()}>重试</Button>} />
+      <Alert
+        type="error"
+        showIcon
+        data-testid="board-error"
+        title="账号加载失败"
+        description={accounts.error.message}
+        action={<Button onClick={() => accounts.refetch()}>重试</Button>}
+      />
     );
   } else if (!records.length) {
     body = (
-      <Empty
-        data-testid="board-empty"
-        description={`${param ? `账号 ${param} 不存在或已解绑。` : ''}绑定平台账号后，这里会显示评论、点赞与关注动态`}
-      >
+      <Empty data-testid="board-empty" description={`${param ? `账号 ${param} 不存在或已解绑。` : ''}绑定平台账号后，这里会显示评论、点赞与关注动态`}>
         <Link to="/accountManager">去绑定账号</Link>
       </Empty>
     );
@@ -229,7 +272,7 @@ export default function OperationBoardPage() {
             style={{ minWidth: 200 }}
             value={selected?.id}
             placeholder="选择账号"
-            onChange={(id: number) => void navigate(`/operationBoard/${id}`)}
+            onChange={(id: number) => navigate(`/operationBoard/${id}`)}
             options={records.map((a) => ({ value: a.id, label: `${a.accountName}${a.sandbox ? '（沙箱）' : ''} · ${a.platformName}` }))}
           />
         ) : null

@@ -6,8 +6,8 @@ import { PageFrame } from '../../components/page-frame';
 import { vipApi, type OrderItem } from '../../api/vip';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { dateTime, ORDER_STATUS, PAY_CHANNEL_LABEL, yuan } from '../../features/vip/format';
-import { vipKeys } from '../../features/vip/vip-sync';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
 
 const PAGE_SIZE = 10;
 
@@ -16,7 +16,7 @@ export default function OrderInfoPage() {
   const navigate = useNavigate();
   const [pageNum, setPageNum] = useState(1);
   const orders = useQuery({
-    queryKey: vipKeys.orders(pageNum),
+    queryKey: queryKeys.vip.orders(pageNum),
     queryFn: () => vipApi.orders(pageNum, PAGE_SIZE),
     enabled: isLogin === true,
     retry: false,
@@ -42,13 +42,13 @@ export default function OrderInfoPage() {
         data-testid="orders-error"
         title="订单加载失败"
         description={orders.error instanceof Error ? orders.error.message : '请稍后再试'}
-        action={<Button onClick={() => void orders.refetch()}>重试</Button>}
+        action={<Button onClick={() => orders.refetch()}>重试</Button>}
       />
     );
   } else if (!orders.data.records.length && pageNum === 1) {
     body = (
       <Empty data-testid="orders-empty" description="暂无订单">
-        <Button type="primary" onClick={() => void navigate('/integral')}>
+        <Button type="primary" onClick={() => navigate('/integral')}>
           去开通会员
         </Button>
       </Empty>
@@ -104,7 +104,7 @@ export default function OrderInfoPage() {
       title="我的订单"
       extra={
         isLogin === true ? (
-          <Button onClick={() => void orders.refetch()} loading={orders.isFetching} data-testid="orders-refresh">
+          <Button onClick={() => orders.refetch()} loading={orders.isFetching} data-testid="orders-refresh">
             刷新
           </Button>
         ) : null

@@ -3,18 +3,18 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Skeleton, Tag } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { knowledgeApi } from '../../api/knowledge';
-import { get } from '../../api/request';
-import type { KnowledgeDocText } from '@inkstone/shared';
+import { api } from '../../api/client';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { textRanges } from './match';
 import './pdf-detail.css';
+import { queryKeys } from '../../api/query-keys';
 
 // pdf.js (about 1 MB with its worker) loads only when a PDF is opened.
 const PdfViewer = lazy(() => import('./pdf-viewer'));
 
 /** Non-PDF documents: the parsed text, the passage marked and scrolled to. */
 function TextView(props: { docId: number; q: string }) {
-  const res = useQuery({ queryKey: ['knowledge', 'text', props.docId], queryFn: () => get<KnowledgeDocText>('/knowledge/doc/text', { id: props.docId }), retry: false });
+  const res = useQuery({ queryKey: queryKeys.knowledge.text(props.docId), queryFn: () => api.get('/knowledge/doc/text', { id: props.docId }), retry: false });
   const first = useRef<HTMLElement | null>(null);
   const parts = useMemo(() => {
     if (!res.data) return [];
@@ -29,7 +29,10 @@ function TextView(props: { docId: number; q: string }) {
     out.push(text.slice(at));
     return out;
   }, [res.data, props.q]);
-  useEffect(() => first.current?.scrollIntoView({ block: 'center' }), [parts]);
+  // Block body: newer Chromium returns a Promise from scrollIntoView, which React would take for the effect's cleanup.
+  useEffect(() => {
+    first.current?.scrollIntoView({ block: 'center' });
+  }, [parts]);
   if (res.isPending) return <Skeleton active paragraph={{ rows: 12 }} data-testid="pd-loading" />;
   if (res.isError) return <Alert type="error" showIcon data-testid="pd-error" title="无法打开文档" description={res.error instanceof Error ? res.error.message : '请稍后再试'} />;
   let firstSet = false;
@@ -58,7 +61,7 @@ export default function PdfDetailPage() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const q = (params.get('q') ?? '').slice(0, 2000);
   const valid = Number.isInteger(docId) && docId > 0;
-  const doc = useQuery({ queryKey: ['knowledge', 'doc', docId], queryFn: () => knowledgeApi.doc(docId), enabled: valid && isLogin === true, retry: false });
+  const doc = useQuery({ queryKey: queryKeys.knowledge.doc(docId), queryFn: () => knowledgeApi.doc(docId), enabled: valid && isLogin === true, retry: false });
 
   let body;
   if (isLogin !== true) {
@@ -71,8 +74,10 @@ export default function PdfDetailPage() {
     );
   } else if (!valid) body = <Empty data-testid="pd-invalid" description="缺少文档参数" />;
   else if (doc.isPending) body = <Skeleton active paragraph={{ rows: 12 }} data-testid="pd-loading" />;
-  else if (doc.isError) body = <Alert type="error" showIcon data-testid="pd-error" title="无法打开文档" description={doc.error instanceof Error ? doc.error.message : '请稍后再试'} />;
-  else if (doc.data.status !== 'ready') body = <Alert type="info" showIcon title={doc.data.status === 'failed' ? `文档解析失败：${doc.data.errorMsg ?? ''}` : '文档正在解析，请稍后再来'} />;
+  else if (doc.isError)
+    body = <Alert type="error" showIcon data-testid="pd-error" title="无法打开文档" description={doc.error instanceof Error ? doc.error.message : '请稍后再试'} />;
+  else if (doc.data.status !== 'ready')
+    body = <Alert type="info" showIcon title={doc.data.status === 'failed' ? `文档解析失败：${doc.data.errorMsg ?? ''}` : '文档正在解析，请稍后再来'} />;
   else if (doc.data.ext === 'pdf')
     body = (
       <Suspense fallback={<Skeleton active paragraph={{ rows: 12 }} data-testid="pd-loading" />}>

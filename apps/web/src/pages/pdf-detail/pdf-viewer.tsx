@@ -4,6 +4,7 @@ import { getDocument, GlobalWorkerOptions, TextLayer, type PDFDocumentProxy } fr
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { http } from '../../api/request';
 import { matchTerms, spanMatches } from './match';
+import { settle } from '../../api/request';
 
 // This module is only loaded by /pdfDetail (React.lazy), so pdf.js never weighs on other pages.
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -32,14 +33,16 @@ function Thumb(props: { pdf: PDFDocumentProxy; n: number; active: boolean; hits:
   useEffect(() => {
     if (!seen) return;
     let cancelled = false;
-    void props.pdf.getPage(props.n).then((page) => {
-      const canvas = ref.current;
-      if (cancelled || !canvas) return;
-      const viewport = page.getViewport({ scale: 0.18 });
-      canvas.width = Math.ceil(viewport.width);
-      canvas.height = Math.ceil(viewport.height);
-      void page.render({ canvas, viewport }).promise.catch(() => undefined);
-    });
+    settle(
+      props.pdf.getPage(props.n).then((page) => {
+        const canvas = ref.current;
+        if (cancelled || !canvas) return;
+        const viewport = page.getViewport({ scale: 0.18 });
+        canvas.width = Math.ceil(viewport.width);
+        canvas.height = Math.ceil(viewport.height);
+        void page.render({ canvas, viewport }).promise.catch(() => undefined);
+      }),
+    );
     return () => {
       cancelled = true;
     };
@@ -76,21 +79,23 @@ export default function PdfViewer(props: { docId: number; initialPage: number; q
         setPage((p) => Math.min(Math.max(1, p), d.numPages));
       })
       .catch((e: unknown) => setError(e instanceof Error && e.message ? e.message : '文档加载失败'));
-    return () => void doc?.destroy();
+    return () => settle(doc?.destroy());
   }, [props.docId]);
 
   // Text of every page, for in-document search (read once, after the first page is on screen).
   useEffect(() => {
     if (!pdf) return;
     let cancelled = false;
-    void (async () => {
-      const texts: string[] = [];
-      for (let n = 1; n <= pdf.numPages && !cancelled; n++) {
-        const content = await (await pdf.getPage(n)).getTextContent();
-        texts.push(content.items.map((i) => ('str' in i ? i.str : '')).join(''));
-      }
-      if (!cancelled) setPageTexts(texts);
-    })();
+    settle(
+      (async () => {
+        const texts: string[] = [];
+        for (let n = 1; n <= pdf.numPages && !cancelled; n++) {
+          const content = await (await pdf.getPage(n)).getTextContent();
+          texts.push(content.items.map((i) => ('str' in i ? i.str : '')).join(''));
+        }
+        if (!cancelled) setPageTexts(texts);
+      })(),
+    );
     return () => {
       cancelled = true;
     };

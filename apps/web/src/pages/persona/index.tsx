@@ -6,9 +6,11 @@ import { ErrorCode } from '@inkstone/shared';
 import { PageFrame } from '../../components/page-frame';
 import { useGlobalStore, useIsLogin } from '../../stores/global';
 import { writingApi, type Persona } from '../../api/writing';
-import { get, isApiError } from '../../api/request';
+import { isApiError } from '../../api/request';
 import { toast } from '../../features/notifications/toasts';
 import '../../features/writing/writing.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 interface FormValues {
   name: string;
@@ -37,11 +39,11 @@ export default function PersonaPage() {
   const badAddress = !isNew && id === null;
   const loggedIn = isLogin === true;
 
-  const list = useQuery({ queryKey: ['persona', 'list'], queryFn: writingApi.personas, enabled: loggedIn });
+  const list = useQuery({ queryKey: queryKeys.persona.list, queryFn: writingApi.personas, enabled: loggedIn });
   const detail = useQuery({
-    queryKey: ['persona', 'detail', id],
+    queryKey: queryKeys.persona.detail(id),
     // Silent: the page itself says what went wrong, once (a toast per retry said it several times).
-    queryFn: () => get<Persona>('/persona/detail', { id }, { silent: true }),
+    queryFn: () => writingApi.persona(id!, { silent: true }),
     enabled: loggedIn && id !== null,
     // A server answer (e.g. 1002 不存在) will not change on retry; only a dropped connection is retried.
     retry: (failures, err) => !(isApiError(err) && err.kind === 'code') && failures < 2,
@@ -65,7 +67,7 @@ export default function PersonaPage() {
         sampleTexts: (v.sampleTexts ?? []).filter((t) => t && t.trim()),
       });
       toast.message('success', '人设已保存', 2);
-      await qc.invalidateQueries({ queryKey: ['persona'] });
+      await qc.invalidateQueries({ queryKey: queryKeys.persona.all });
       if (id !== saved.id) navigate(`/accountManager/persona/${saved.id}`, { replace: true });
     } catch {
       // the request layer showed the server's message (it names the field)
@@ -76,7 +78,7 @@ export default function PersonaPage() {
     if (id === null) return;
     try {
       await writingApi.deletePersona(id);
-      await qc.invalidateQueries({ queryKey: ['persona'] });
+      await qc.invalidateQueries({ queryKey: queryKeys.persona.all });
       navigate('/accountManager/persona/new', { replace: true });
     } catch {
       // see onSave
@@ -141,14 +143,28 @@ export default function PersonaPage() {
               subTitle="请检查网络后重试。"
               data-testid="persona-load-failed"
               extra={
-                <Button type="primary" onClick={() => void detail.refetch()}>
+                <Button type="primary" onClick={() => detail.refetch()}>
                   重试
                 </Button>
               }
             />
           ) : null}
-          <Form<FormValues> form={form} layout="vertical" initialValues={empty} onFinish={(v) => void onSave(v)} data-testid="persona-form" hidden={badAddress || (id !== null && !detail.data)}>
-            <Form.Item name="name" label="人设名称" rules={[{ required: true, whitespace: true, message: '请输入人设名称' }, { max: 30, message: '人设名称最多30字' }]}>
+          <Form<FormValues>
+            form={form}
+            layout="vertical"
+            initialValues={empty}
+            onFinish={(v) => settle(onSave(v))}
+            data-testid="persona-form"
+            hidden={badAddress || (id !== null && !detail.data)}
+          >
+            <Form.Item
+              name="name"
+              label="人设名称"
+              rules={[
+                { required: true, whitespace: true, message: '请输入人设名称' },
+                { max: 30, message: '人设名称最多30字' },
+              ]}
+            >
               <Input maxLength={30} placeholder="例如：职场成长博主" />
             </Form.Item>
             <Form.Item name="platform" label="平台">
@@ -191,7 +207,7 @@ export default function PersonaPage() {
             </Form.List>
             <div className="modal-actions">
               {id !== null ? (
-                <Popconfirm title="删除这个人设？" onConfirm={() => void onDelete()}>
+                <Popconfirm title="删除这个人设？" onConfirm={() => settle(onDelete())}>
                   <Button danger>删除</Button>
                 </Popconfirm>
               ) : null}

@@ -4,13 +4,13 @@ import { Link } from 'react-router';
 import { PageFrame } from '../../components/page-frame';
 import { vipApi, type PointCost } from '../../api/vip';
 import { userApi } from '../../api/user';
-import { vipKeys } from '../../features/vip/vip-sync';
 import '../../features/vip/vip.css';
+import { queryKeys } from '../../api/query-keys';
 
 export default function PointsRulePage() {
-  const costs = useQuery({ queryKey: vipKeys.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
-  const setting = useQuery({ queryKey: ['global-setting'], queryFn: userApi.globalSetting, retry: false, staleTime: 5 * 60_000 });
-  const config = useQuery({ queryKey: vipKeys.activityConfig, queryFn: vipApi.activityConfig, retry: false, staleTime: 5 * 60_000 });
+  const costs = useQuery({ queryKey: queryKeys.vip.costs, queryFn: vipApi.pointCosts, retry: false, staleTime: 5 * 60_000 });
+  const setting = useQuery({ queryKey: queryKeys.user.globalSetting, queryFn: userApi.globalSetting, retry: false, staleTime: 5 * 60_000 });
+  const config = useQuery({ queryKey: queryKeys.vip.activityConfig, queryFn: vipApi.activityConfig, retry: false, staleTime: 5 * 60_000 });
 
   let table;
   if (costs.isPending) table = <Skeleton active paragraph={{ rows: 4 }} data-testid="costs-loading" />;
@@ -22,7 +22,7 @@ export default function PointsRulePage() {
         data-testid="costs-error"
         title="积分消耗标准加载失败"
         description={costs.error instanceof Error ? costs.error.message : '请稍后再试'}
-        action={<Button onClick={() => void costs.refetch()}>重试</Button>}
+        action={<Button onClick={() => costs.refetch()}>重试</Button>}
       />
     );
   } else if (!costs.data.length) table = <Empty data-testid="costs-empty" description="目前所有功能均免费使用" />;
@@ -52,9 +52,7 @@ export default function PointsRulePage() {
       <div className="vip-page">
         <section className="panel">
           <h2>积分消耗</h2>
-          <p className="muted">
-            使用以下 AI 功能时按次扣除积分；任务因系统原因失败时，已扣积分会自动退还。选择「离线写作助手（非AI）」时不消耗积分。
-          </p>
+          <p className="muted">使用以下 AI 功能时按次扣除积分；任务因系统原因失败时，已扣积分会自动退还。选择「离线写作助手（非AI）」时不消耗积分。</p>
           {table}
         </section>
         <section className="panel" data-testid="earn-rules">

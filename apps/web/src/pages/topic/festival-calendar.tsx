@@ -1,81 +1,111 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Calendar, List, Skeleton, Tag } from 'antd';
+import { Alert, Button, Calendar, List, Skeleton, Space, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { FestivalItem } from '@inkstone/shared';
-import { writingApi } from '../../api/writing';
+import type { CalendarDay } from '@inkstone/shared';
+import { topicApi } from '../../api/topic';
+import { queryKeys } from '../../api/query-keys';
 
 /**
- * Marketing days are fixed Gregorian dates by definition (双11 is 11-11), so they are listed here; festivals and
- * solar terms come from the server (chinese-days), never typed by hand.
+ * The month calendar of /topic. Everything on it comes from the server (GET /topic/v3/calendar): festivals, solar
+ * terms and holidays from chinese-days, marketing days from the topic module's table. Nothing is dated here.
  */
-const MARKETING: Array<{ md: string; name: string; suggestion: string }> = [
-  { md: '02-14', name: '情人节', suggestion: '写礼物清单、约会攻略、单身也快乐' },
-  { md: '03-08', name: '妇女节', suggestion: '写女性成长、职场故事、悦己消费' },
-  { md: '03-15', name: '消费者权益日', suggestion: '写避坑指南、维权经验、产品测评' },
-  { md: '05-20', name: '520', suggestion: '写表白文案、礼物推荐、情侣故事' },
-  { md: '06-18', name: '618', suggestion: '写年中大促攻略、清单和比价' },
-  { md: '09-01', name: '开学季', suggestion: '写开学必备清单、新学期计划、家长指南' },
-  { md: '11-11', name: '双11', suggestion: '写购物清单、满减攻略、理性消费' },
-  { md: '12-12', name: '双12', suggestion: '写年末好物、囤货清单' },
-  { md: '12-24', name: '平安夜', suggestion: '写节日氛围、礼物与约会' },
-];
+const kindLabel: Record<CalendarDay['type'], string> = { traditional: '传统节日', solar_term: '节气', public_holiday: '法定假日', marketing: '营销节点' };
+const kindColor: Record<CalendarDay['type'], string> = { traditional: 'red', solar_term: 'green', public_holiday: 'orange', marketing: 'purple' };
 
-interface Day {
-  name: string;
-  kind: string;
-  suggestion: string;
+/** The days of a month a calendar entry covers (a span is marked on each of its days). */
+function spread(days: CalendarDay[]): Map<string, CalendarDay[]> {
+  const out = new Map<string, CalendarDay[]>();
+  for (const d of days) {
+    let day = dayjs(d.date);
+    const last = dayjs(d.endDate ?? d.date);
+    // Spans are a few weeks at most; the bound keeps a malformed one from looping long.
+    for (let i = 0; i < 62 && !day.isAfter(last, 'day'); i += 1, day = day.add(1, 'day')) {
+      const k = day.format('YYYY-MM-DD');
+      out.set(k, [...(out.get(k) ?? []), d]);
+    }
+  }
+  return out;
 }
-
-const kindLabel: Record<FestivalItem['type'] | 'marketing', string> = { traditional: '传统节日', solar_term: '节气', public_holiday: '法定假日', marketing: '营销节点' };
-const kindColor: Record<string, string> = { 传统节日: 'red', 节气: 'green', 法定假日: 'orange', 营销节点: 'purple' };
 
 export default function FestivalCalendar({ onWrite }: { onWrite: (title: string) => void }) {
   const [value, setValue] = useState<Dayjs>(dayjs());
-  const year = value.year();
-  const q = useQuery({ queryKey: ['writing', 'festivals', year], queryFn: () => writingApi.festivals(year), staleTime: 3600_000, retry: false });
-  const days = new Map<string, Day[]>();
-  const add = (date: string, d: Day) => days.set(date, [...(days.get(date) ?? []), d]);
-  for (const f of q.data ?? []) add(f.date, { name: f.name, kind: kindLabel[f.type], suggestion: f.suggestion });
-  for (const m of MARKETING) add(`${year}-${m.md}`, { name: m.name, kind: kindLabel.marketing, suggestion: m.suggestion });
-  const selected = days.get(value.format('YYYY-MM-DD')) ?? [];
-  const monthItems = [...days.entries()].filter(([d]) => d.startsWith(value.format('YYYY-MM'))).sort(([a], [b]) => a.localeCompare(b));
+  const month = value.format('YYYY-MM');
+  const q = useQuery({ queryKey: queryKeys.topic.calendar(month), queryFn: () => topicApi.calendar(month), staleTime: 3600_000, retry: false });
+  const entries = q.data?.days ?? [];
+  const byDay = spread(entries);
+  const selected = byDay.get(value.format('YYYY-MM-DD')) ?? [];
+  const shown = selected.length ? selected : entries;
+  const when = (d: CalendarDay) => (d.endDate ? `${d.date} 至 ${d.endDate}` : d.date);
 
-  if (q.isError) return <Alert type="error" showIcon title="节日数据加载失败" action={<Button size="small" onClick={() => void q.refetch()}>重试</Button>} />;
+  if (q.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="日历数据加载失败"
+        action={
+          <Button size="small" onClick={() => q.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   return (
     <div className="topic-calendar topic-gap" data-testid="topic-calendar">
+      <Calendar
+        value={value}
+        onChange={setValue}
+        fullscreen={false}
+        cellRender={(d, info) => {
+          if (info.type !== 'date') return info.originNode;
+          // Only single days are written in the cell; a span is named on its first day.
+          const list = (byDay.get(d.format('YYYY-MM-DD')) ?? []).filter((x) => !x.endDate || x.date === d.format('YYYY-MM-DD'));
+          return list.length ? <div className="topic-cal-mark">{list.map((x) => x.name).join(' ')}</div> : null;
+        }}
+      />
       {q.isLoading ? (
         <Skeleton active />
       ) : (
-        <Calendar
-          value={value}
-          onChange={setValue}
-          fullscreen={false}
-          cellRender={(d, info) => {
-            if (info.type !== 'date') return info.originNode;
-            const list = days.get(d.format('YYYY-MM-DD'));
-            return list ? <div className="topic-cal-mark">{list.map((x) => x.name).join(' ')}</div> : null;
-          }}
+        <List
+          header={<b>{selected.length ? value.format('M月D日') : `${value.format('M月')}的节点`}</b>}
+          dataSource={shown}
+          locale={{ emptyText: '本月没有节日节点' }}
+          renderItem={(d) => (
+            <List.Item
+              data-testid="topic-calendar-day"
+              actions={[
+                <Button key="w" size="small" onClick={() => onWrite(`${d.name}（${when(d)}）：${d.suggestion}`)}>
+                  写这个
+                </Button>,
+              ]}
+            >
+              <List.Item.Meta
+                title={
+                  <>
+                    <Tag color={kindColor[d.type]}>{kindLabel[d.type]}</Tag>
+                    {d.name} <span className="muted">{when(d)}</span>
+                  </>
+                }
+                description={
+                  <>
+                    <div>{d.suggestion}</div>
+                    {d.topics.length > 0 && (
+                      <Space size={[4, 4]} wrap className="topic-cal-topics">
+                        {d.topics.map((t) => (
+                          <Tag key={t} className="topic-cal-topic" style={{ cursor: 'pointer' }} onClick={() => onWrite(t)} data-testid="topic-calendar-topic">
+                            {t}
+                          </Tag>
+                        ))}
+                      </Space>
+                    )}
+                  </>
+                }
+              />
+            </List.Item>
+          )}
         />
       )}
-      <List
-        header={<b>{selected.length ? value.format('M月D日') : `${value.format('M月')}的节点`}</b>}
-        dataSource={selected.length ? selected.map((s) => [value.format('YYYY-MM-DD'), s] as const) : monthItems.flatMap(([d, l]) => l.map((s) => [d, s] as const))}
-        locale={{ emptyText: '本月没有节日节点' }}
-        renderItem={([d, s]) => (
-          <List.Item actions={[<Button key="w" size="small" onClick={() => onWrite(`${s.name}（${d}）：${s.suggestion}`)}>写这个</Button>]}>
-            <List.Item.Meta
-              title={
-                <>
-                  <Tag color={kindColor[s.kind]}>{s.kind}</Tag>
-                  {s.name} <span className="muted">{d}</span>
-                </>
-              }
-              description={s.suggestion}
-            />
-          </List.Item>
-        )}
-      />
     </div>
   );
 }

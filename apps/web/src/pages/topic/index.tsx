@@ -9,22 +9,36 @@ import { topicApi, type TopicAngles } from '../../api/topic';
 import { useIsLogin } from '../../stores/global';
 import { useTrackStore } from '../../stores/track';
 import { toast } from '../../features/notifications/toasts';
-import { writeThis } from '../../features/topic/write-this';
+import { selectedPersonaId, writeThis } from '../../features/topic/write-this';
 import { formatHeat } from '../../features/topic/format';
 import './topic.css';
+import { queryKeys } from '../../api/query-keys';
+import { settle } from '../../api/request';
 
 const TrackPicker = lazy(() => import('./track-picker'));
 const FestivalCalendar = lazy(() => import('./festival-calendar'));
 
 const PAGE_SIZE = 20;
 const ALL = '__all__';
-const platformLabels: Record<AnglePlatform, string> = { xiaohongshu: '小红书', wechat_mp: '公众号', douyin: '抖音', weibo: '微博', zhihu: '知乎', toutiao: '头条', bilibili: 'B站' };
-
+const platformLabels: Record<AnglePlatform, string> = {
+  xiaohongshu: '小红书',
+  wechat_mp: '公众号',
+  douyin: '抖音',
+  weibo: '微博',
+  zhihu: '知乎',
+  toutiao: '头条',
+  bilibili: 'B站',
+};
 
 function TrendMark({ trend }: { trend: TopicItem['trend'] }) {
   if (trend === 'up') return <ArrowUpOutlined className="topic-trend up" aria-label="上升" />;
   if (trend === 'down') return <ArrowDownOutlined className="topic-trend down" aria-label="下降" />;
-  if (trend === 'new') return <Tag color="red" className="topic-new">新</Tag>;
+  if (trend === 'new')
+    return (
+      <Tag color="red" className="topic-new">
+        新
+      </Tag>
+    );
   return null;
 }
 
@@ -88,13 +102,19 @@ function AnglesPanel({ subject, topicId, onWrite }: { subject: string; topicId?:
   const [platform, setPlatform] = useState<AnglePlatform>('xiaohongshu');
   const [result, setResult] = useState<TopicAngles | null>(null);
   const gen = useMutation({
-    mutationFn: () => topicApi.angles({ ...(topicId ? { topicId } : { keyword: subject }), platform, count: 6, requestId: crypto.randomUUID() }),
+    mutationFn: () => topicApi.angles({ ...(topicId ? { topicId } : { keyword: subject }), platform, count: 6, requestId: crypto.randomUUID(), personaId: selectedPersonaId() }),
     onSuccess: setResult,
   });
   return (
     <div className="topic-angles" data-testid="topic-angles">
       <Space wrap>
-        <Select<AnglePlatform> value={platform} onChange={setPlatform} options={anglePlatforms.map((p) => ({ value: p, label: platformLabels[p] }))} style={{ width: 120 }} aria-label="平台" />
+        <Select<AnglePlatform>
+          value={platform}
+          onChange={setPlatform}
+          options={anglePlatforms.map((p) => ({ value: p, label: platformLabels[p] }))}
+          style={{ width: 120 }}
+          aria-label="平台"
+        />
         <Button type="primary" onClick={() => gen.mutate()} loading={gen.isPending} data-testid="topic-angles-generate">
           生成写作角度
         </Button>
@@ -103,13 +123,30 @@ function AnglesPanel({ subject, topicId, onWrite }: { subject: string; topicId?:
       {result && (
         <>
           <div className="topic-gap muted" data-testid="topic-angles-label">
-            {result.isAi ? `AI 生成 · ${platformLabels[result.platform]}${result.pointsCharged ? ` · 消耗${result.pointsCharged}积分` : ''}` : '模板角度（离线写作助手生成，非 AI）'}
+            {result.isAi
+              ? `AI 生成 · ${platformLabels[result.platform]}${result.pointsCharged ? ` · 消耗${result.pointsCharged}积分` : ''}`
+              : '模板角度（离线写作助手生成，非 AI）'}
           </div>
           <List
             dataSource={result.angles}
             renderItem={(a) => (
-              <List.Item data-testid="topic-angle" actions={[<Button key="w" size="small" onClick={() => onWrite(a)}>写这个</Button>]}>
-                <List.Item.Meta title={<><Tag>{a.angle}</Tag>{a.title}</>} description={a.hook} />
+              <List.Item
+                data-testid="topic-angle"
+                actions={[
+                  <Button key="w" size="small" onClick={() => onWrite(a)}>
+                    写这个
+                  </Button>,
+                ]}
+              >
+                <List.Item.Meta
+                  title={
+                    <>
+                      <Tag>{a.angle}</Tag>
+                      {a.title}
+                    </>
+                  }
+                  description={a.hook}
+                />
               </List.Item>
             )}
           />
@@ -121,12 +158,12 @@ function AnglesPanel({ subject, topicId, onWrite }: { subject: string; topicId?:
 
 function TopicDrawer({ id, onClose, onChanged }: { id: number | null; onClose: () => void; onChanged: () => void }) {
   const navigate = useNavigate();
-  const detail = useQuery({ queryKey: ['topic-detail', id], queryFn: () => topicApi.detail(id!), enabled: id !== null, retry: false });
+  const detail = useQuery({ queryKey: queryKeys.topic.detail(id), queryFn: () => topicApi.detail(id!), enabled: id !== null, retry: false });
   const t = detail.data;
   const write = async (angle: TopicAngle | null, type: 'article' | 'graphic' = 'article') => {
     if (!t) return;
     await writeThis(type, t, angle);
-    void navigate('/');
+    navigate('/');
   };
   return (
     <Drawer open={id !== null} onClose={onClose} title="选题详情" size="large" destroyOnHidden data-testid="topic-drawer">
@@ -159,12 +196,12 @@ function TopicDrawer({ id, onClose, onChanged }: { id: number | null; onClose: (
           </div>
           <Space className="topic-gap">
             <CollectButton item={t} onChanged={() => (void detail.refetch(), onChanged())} />
-            <Button type="primary" onClick={() => void write(null)} data-testid="topic-write">
+            <Button type="primary" onClick={() => settle(write(null))} data-testid="topic-write">
               写这个（文章）
             </Button>
-            <Button onClick={() => void write(null, 'graphic')}>写成图文</Button>
+            <Button onClick={() => settle(write(null, 'graphic'))}>写成图文</Button>
           </Space>
-          <AnglesPanel subject={t.title} topicId={t.id} onWrite={(a) => void write(a)} />
+          <AnglesPanel subject={t.title} topicId={t.id} onWrite={(a) => settle(write(a))} />
         </>
       )}
     </Drawer>
@@ -176,16 +213,27 @@ function HotList({ track, keyword, onOpen }: { track: string; keyword: string; o
   const [source, setSource] = useState('');
   const qc = useQueryClient();
   const q = useQuery({
-    queryKey: ['topic-hot', track, keyword, source, pageNum],
+    queryKey: queryKeys.topic.hot(track, keyword, source, pageNum),
     queryFn: () => topicApi.hot({ pageNum, pageSize: PAGE_SIZE, ...(track !== ALL ? { track } : {}), ...(keyword ? { keyword } : {}), ...(source ? { source } : {}) }),
     retry: false,
     placeholderData: (prev) => prev,
   });
-  const changed = () => void qc.invalidateQueries({ queryKey: ['topic-hot'] });
+  const changed = () => {
+    qc.invalidateQueries({ queryKey: queryKeys.topic.hotAll });
+  };
   if (q.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (q.isError)
     return (
-      <Alert type="error" showIcon title="热点加载失败" action={<Button size="small" onClick={() => void q.refetch()}>重试</Button>} />
+      <Alert
+        type="error"
+        showIcon
+        title="热点加载失败"
+        action={
+          <Button size="small" onClick={() => q.refetch()}>
+            重试
+          </Button>
+        }
+      />
     );
   const page = q.data!;
   const failed = page.sources.filter((s) => s.ok === false);
@@ -227,15 +275,27 @@ function HotList({ track, keyword, onOpen }: { track: string; keyword: string; o
 
 function Collections({ onOpen }: { onOpen: (id: number) => void }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['topic-collections'], queryFn: () => topicApi.collections({ pageNum: 1, pageSize: 100 }), retry: false });
+  const q = useQuery({ queryKey: queryKeys.topic.collections, queryFn: () => topicApi.collections({ pageNum: 1, pageSize: 100 }), retry: false });
   if (q.isLoading) return <Skeleton active />;
-  if (q.isError) return <Alert type="error" showIcon title="收藏加载失败" action={<Button size="small" onClick={() => void q.refetch()}>重试</Button>} />;
+  if (q.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="收藏加载失败"
+        action={
+          <Button size="small" onClick={() => q.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   return (
     <List
       data-testid="topic-collections"
       dataSource={q.data!.records}
       locale={{ emptyText: <Empty description="还没有收藏的选题" /> }}
-      renderItem={(item, i) => <TopicRow item={item} index={i} onOpen={() => onOpen(item.id)} onChanged={() => void qc.invalidateQueries({ queryKey: ['topic-collections'] })} />}
+      renderItem={(item, i) => <TopicRow item={item} index={i} onOpen={() => onOpen(item.id)} onChanged={() => qc.invalidateQueries({ queryKey: queryKeys.topic.collections })} />}
     />
   );
 }
@@ -266,7 +326,7 @@ export default function TopicPage() {
       title="选题追踪"
       extra={
         <Space>
-          <Button onClick={() => void navigate('/divergent')}>发散导图</Button>
+          <Button onClick={() => navigate('/divergent')}>发散导图</Button>
           <Button onClick={() => setPicking(true)} data-testid="topic-pick-tracks">
             管理赛道
           </Button>
@@ -292,7 +352,11 @@ export default function TopicPage() {
               className="topic-gap"
               title="还没有选择赛道"
               description="选择你关注的赛道，热点会按赛道分组。"
-              action={<Button size="small" type="primary" onClick={() => setPicking(true)}>选择赛道</Button>}
+              action={
+                <Button size="small" type="primary" onClick={() => setPicking(true)}>
+                  选择赛道
+                </Button>
+              }
             />
           )}
           <Input.Search allowClear placeholder="搜索热点关键词" onSearch={(v) => setKeyword(v.trim())} className="topic-search" data-testid="topic-search" maxLength={50} />
@@ -300,7 +364,7 @@ export default function TopicPage() {
           <HotList key={`${track}|${keyword}`} track={track} keyword={keyword} onOpen={setOpenId} />
           {keyword && (
             <div className="topic-gap">
-              <AnglesPanel subject={keyword} onWrite={(a) => void writeThis('article', { title: keyword }, a).then(() => navigate('/'))} />
+              <AnglesPanel subject={keyword} onWrite={(a) => settle(writeThis('article', { title: keyword }, a).then(() => navigate('/')))} />
             </div>
           )}
         </div>
@@ -312,15 +376,15 @@ export default function TopicPage() {
       )}
       {view === 'calendar' && (
         <Suspense fallback={<Skeleton active />}>
-          <FestivalCalendar onWrite={(title) => void writeThis('article', { title }).then(() => navigate('/'))} />
+          <FestivalCalendar onWrite={(title) => settle(writeThis('article', { title }).then(() => navigate('/')))} />
         </Suspense>
       )}
       <TopicDrawer
         id={openId}
         onClose={() => setOpenId(null)}
         onChanged={() => {
-          void qc.invalidateQueries({ queryKey: ['topic-hot'] });
-          void qc.invalidateQueries({ queryKey: ['topic-collections'] });
+          qc.invalidateQueries({ queryKey: queryKeys.topic.hotAll });
+          qc.invalidateQueries({ queryKey: queryKeys.topic.collections });
         }}
       />
       {picking && (

@@ -4,6 +4,7 @@ import { sysTrackSelectMax, userTrackMax } from '@inkstone/shared';
 import { topicApi } from '../../api/topic';
 import { useTrackStore } from '../../stores/track';
 import { toast } from '../../features/notifications/toasts';
+import { settle } from '../../api/request';
 
 /** Pick system tracks (and sub-tracks) and type your own; saved as a whole with POST /topic/v3/track/save. */
 export default function TrackPicker({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -28,7 +29,9 @@ export default function TrackPicker({ open, onClose }: { open: boolean; onClose:
   return (
     <Modal open={open} onCancel={onClose} title="管理赛道" footer={null} destroyOnHidden width={640}>
       <div data-testid="track-picker">
-        <p className="muted">选择你关注的行业赛道（最多{sysTrackSelectMax}个），也可以添加自定义赛道（最多{userTrackMax}个）。</p>
+        <p className="muted">
+          选择你关注的行业赛道（最多{sysTrackSelectMax}个），也可以添加自定义赛道（最多{userTrackMax}个）。
+        </p>
         {trackData.length === 0 && <p className="muted">赛道列表加载中或暂不可用。</p>}
         {trackData.map((t) => (
           <div key={t.id} className="track-group">
@@ -57,7 +60,7 @@ export default function TrackPicker({ open, onClose }: { open: boolean; onClose:
         />
         <div className="modal-actions">
           <Button onClick={onClose}>取消</Button>
-          <Button type="primary" loading={busy} onClick={() => void save()} disabled={sys.length > sysTrackSelectMax} data-testid="track-save">
+          <Button type="primary" loading={busy} onClick={() => settle(save())} disabled={sys.length > sysTrackSelectMax} data-testid="track-save">
             保存
           </Button>
         </div>

@@ -12,6 +12,7 @@ import {
   type AccountProfile,
   type PlatformComment,
   type PlatformLimits,
+  type PlatformMetrics,
   type PublishContent,
   type PublishOptions,
   type PublishResult,
@@ -80,8 +81,20 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   }
 
   protected async readScanState(page: Page): Promise<ScanState> {
-    if (await page.locator(S.login.expired).isVisible().catch(() => false)) return 'expired';
-    if (await page.locator(S.login.scanned).isVisible().catch(() => false)) return 'scanned';
+    if (
+      await page
+        .locator(S.login.expired)
+        .isVisible()
+        .catch(() => false)
+    )
+      return 'expired';
+    if (
+      await page
+        .locator(S.login.scanned)
+        .isVisible()
+        .catch(() => false)
+    )
+      return 'scanned';
     return 'waiting';
   }
 
@@ -112,7 +125,10 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   }
 
   protected async readProfile(page: Page): Promise<AccountProfile> {
-    const d = await this.pageApi<{ red_id?: string; user_id?: string; name: string; avatar?: string; fans_count?: number; notes_count?: number }>(page, `${this.base}${P.personalInfo}`);
+    const d = await this.pageApi<{ red_id?: string; user_id?: string; name: string; avatar?: string; fans_count?: number; notes_count?: number }>(
+      page,
+      `${this.base}${P.personalInfo}`,
+    );
     return { platformUserId: String(d.user_id ?? d.red_id), accountName: d.name, avatar: d.avatar ?? null, followerCount: d.fans_count ?? 0, noteCount: d.notes_count ?? 0 };
   }
 
@@ -139,12 +155,23 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     }
     await opts.beforeSubmit();
     const started = Date.now();
-    const blocked = page.waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 }).then(() => 'captcha' as const).catch(() => null);
+    const blocked = page
+      .waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 })
+      .then(() => 'captcha' as const)
+      .catch(() => null);
     await page.locator(S.publish.submit).click();
     const outcome = await Promise.race([
       page.waitForURL((u) => u.pathname.startsWith(P.successPrefix), { timeout: 60_000 }).then(() => 'ok' as const),
-      page.locator(S.publish.toast).first().waitFor({ timeout: 60_000 }).then(() => 'toast' as const),
-      page.locator(S.publish.captcha).first().waitFor({ timeout: 60_000 }).then(() => 'captcha' as const),
+      page
+        .locator(S.publish.toast)
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .then(() => 'toast' as const),
+      page
+        .locator(S.publish.captcha)
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .then(() => 'captcha' as const),
       blocked.then((b) => b ?? new Promise<never>(() => undefined)),
     ]);
     if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请重新扫码登录该账号');
@@ -162,7 +189,10 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   protected async listNotes(page: Page): Promise<SiteNote[]> {
     if (!page.url().startsWith(this.base)) await page.goto(`${this.base}${P.publish}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
     if (new URL(page.url()).pathname.startsWith(P.login)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
-    const d = await this.pageApi<{ notes: Array<{ id: string; display_title: string; time: string | number; type?: string; schedule_post_time?: number | null }> }>(page, `${this.base}${P.postedNotes}`);
+    const d = await this.pageApi<{ notes: Array<{ id: string; display_title: string; time: string | number; type?: string; schedule_post_time?: number | null }> }>(
+      page,
+      `${this.base}${P.postedNotes}`,
+    );
     return d.notes.map((n) => ({
       id: n.id,
       title: n.display_title,
@@ -189,10 +219,16 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       accountKey,
       session,
       async (page) => {
-        const d = await this.pageApi<{ message_list: Array<{ id: string; time: number; type: string; user_info?: { nickname?: string }; comment_info?: { content?: string }; item_info?: { id?: string; content?: string } }> }>(
-          page,
-          `${this.edith}${P.mentions}`,
-        );
+        const d = await this.pageApi<{
+          message_list: Array<{
+            id: string;
+            time: number;
+            type: string;
+            user_info?: { nickname?: string };
+            comment_info?: { content?: string };
+            item_info?: { id?: string; content?: string };
+          }>;
+        }>(page, `${this.edith}${P.mentions}`);
         return (d.message_list ?? [])
           .filter((m) => m.comment_info?.content)
           .map((m) => ({
@@ -218,6 +254,81 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       },
       '搜索话题失败',
     );
+  }
+
+  /** The data centre is read from its pages in the browser, so snapshots of this platform run on the publisher role. */
+  readonly metricsUseBrowser = true;
+
+  /**
+   * 数据中心 through the creator pages: 账号概览's trend table gives the account's days (the last 30 complete days the
+   * page shows, up to "数据更新至"), 笔记数据 each note's totals as of that day. Only the part of `range` the pages
+   * cover comes back; older days are not offered by the site.
+   */
+  async metrics(accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics> {
+    return this.withPage(accountKey, session, '读取数据中心失败', async (page) => {
+      const open = async (path: string) => {
+        await page.goto(`${this.base}${path}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+        if (new URL(page.url()).pathname.startsWith(P.login)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
+        const text = await page.locator(S.data.updatedTo).first().textContent({ timeout: 20_000 });
+        const day = /(\d{4}-\d{2}-\d{2})/.exec(text ?? '')?.[1];
+        if (!day) throw new TransientPlatformError('小红书数据中心页面未显示数据日期');
+        return day;
+      };
+      const figure = (t: string | null | undefined) => {
+        const n = Number((t ?? '').replace(/[,\s]/g, ''));
+        if (!Number.isFinite(n)) throw new TransientPlatformError(`小红书数据中心的数字无法识别：${t ?? ''}`);
+        return n;
+      };
+      const inRange = (d: string) => d >= range.from && d <= range.to;
+
+      const lastDay = await open(P.accountData);
+      const cells = await page.locator(S.data.trendRows).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+      const days: PlatformMetrics['days'] = cells
+        .filter((c) => c.length >= 8 && inRange(c[0]!))
+        .map((c) => ({
+          day: c[0]!,
+          views: figure(c[1]),
+          likes: figure(c[2]),
+          collects: figure(c[3]),
+          comments: figure(c[4]),
+          shares: figure(c[5]),
+          newFollowers: figure(c[6]),
+          followers: figure(c[7]),
+        }))
+        .sort((a, b) => (a.day < b.day ? -1 : 1));
+
+      const notes: PlatformMetrics['notes'] = [];
+      if (inRange(lastDay)) {
+        const notesDay = await open(P.notesData);
+        const items = await page.locator(S.data.noteItems).evaluateAll(
+          (els, sel) =>
+            els.map((el) => ({
+              id: el.getAttribute('data-note-id') ?? '',
+              title: el.querySelector(sel.title)?.textContent?.trim() ?? '',
+              time: el.querySelector(sel.time)?.textContent?.trim() ?? '',
+              cells: Object.fromEntries([...el.querySelectorAll(sel.cell)].map((c) => [c.getAttribute('data-key') ?? '', c.querySelector('.value')?.textContent?.trim() ?? ''])),
+            })),
+          { title: S.data.noteTitle, time: S.data.noteTime, cell: S.data.noteCell },
+        );
+        for (const it of items) {
+          const at = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/.exec(it.time);
+          if (!it.id || !at) continue;
+          notes.push({
+            day: notesDay,
+            noteId: it.id,
+            title: it.title,
+            url: `${P.noteUrl}${it.id}`,
+            publishedAt: new Date(`${at[1]}T${at[2]}:00+08:00`),
+            views: figure(it.cells.view),
+            likes: figure(it.cells.like),
+            collects: figure(it.cells.collect),
+            comments: figure(it.cells.comment),
+            shares: figure(it.cells.share),
+          });
+        }
+      }
+      return { lastDay, days, notes };
+    });
   }
 
   // The base class's page-less variants are not used: every web-API call runs in a page (signing).

@@ -12,6 +12,9 @@ export const xhsPaths = {
   unreadCount: '/api/sns/web/unread_count',
   mentions: '/api/sns/web/v1/you/mentions?num=20&cursor=',
   noteUrl: 'https://www.xiaohongshu.com/explore/',
+  /** 数据中心: 账号概览 (daily trend of the last 30 days) and 笔记数据 (each note's totals). */
+  accountData: '/statistics/account',
+  notesData: '/statistics/data-analysis',
 } as const;
 
 export const xhsSelectors = {
@@ -33,5 +36,16 @@ export const xhsSelectors = {
     submit: 'button.publishBtn',
     toast: '.d-toast .d-toast-content',
     captcha: '#red-captcha, .red-captcha-slider',
+  },
+  data: {
+    /** "数据更新至 YYYY-MM-DD": the newest complete day. */
+    updatedTo: '.data-update-time',
+    /** Cells: 日期, 观看数, 点赞数, 收藏数, 评论数, 分享数, 净涨粉, 粉丝总数. */
+    trendRows: 'table.trend-table tbody tr',
+    noteItems: '.note-data-list .note-data-item',
+    noteTitle: '.note-info .title',
+    noteTime: '.note-info .publish-time',
+    /** Figure cells by data-key: view, like, collect, comment, share. */
+    noteCell: '.note-data .data-cell',
   },
 } as const;

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { VipModule } from '../vip/vip.module.js';
+import type { AdminModule } from './admin.module.js';
+import { AdminCatalogueService } from './admin-catalogue.service.js';
+import { catalogueRoutes } from './admin-catalogue.routes.js';
+import { AdminCodesService } from './admin-codes.service.js';
+import { codesRoutes } from './admin-codes.routes.js';
+import type { NoticeModule } from '../notice/notice.module.js';
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../clock.js';
+import type { JobQueue } from '../../jobs/types.js';
+import { AdminDashboardService } from './admin-dashboard.service.js';
+import { AdminNoticesService } from './admin-notices.service.js';
+import { dashboardRoutes, noticesRoutes } from './admin-dashboard.routes.js';
+import { DashboardRepo } from './dashboard.repo.js';
+
+export interface AdminConsoleDeps {
+  admin: AdminModule;
+  vip: VipModule;
+  notice: NoticeModule;
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+}
+
+/**
+ * The console pages over other areas (catalogue, codes): services that join an area's write and its audit entry in one
+ * transaction. Access, users and orders are `admin.module.ts`'s; these routes go through the same role helper.
+ */
+export function createAdminConsole(d: AdminConsoleDeps) {
+  return {
+    routes: d.admin.routes,
+    catalogue: new AdminCatalogueService(d.vip.catalogue, d.vip.points, d.admin.audit),
+    codes: new AdminCodesService(d.vip.redeemCodes, d.admin.audit),
+    dashboard: new AdminDashboardService(new DashboardRepo(d.db), d.jobs, d.clock, d.admin.audit, d.db),
+    notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
+  };
+}
+
+export type AdminConsoleModule = ReturnType<typeof createAdminConsole>;
+
+/** After registerAdmin (which installs the check that every /api/admin route declares its role). */
+export async function registerAdminConsole(api: FastifyInstance, m: AdminConsoleModule) {
+  await api.register(catalogueRoutes(m.routes, m.catalogue));
+  await api.register(codesRoutes(m.routes, m.codes));
+  await api.register(dashboardRoutes(m.routes, m.dashboard));
+  await api.register(noticesRoutes(m.routes, m.notices));
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode, TOKEN_NAME } from '@inkstone/shared';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { loginByPhone } from '../../test/auth-helpers.js';
+import { openFreshPostgres, describeOnDatabases } from '../../test/database.js';
+import { sessions, users } from '../../db/schema/index.js';
+import { loadConfig } from '../../config.js';
+import { createContainer, type Container } from '../../container.js';
+import { buildApp } from '../../app.js';
+import { createLogger } from '../../logger.js';
+
+/**
+ * Live sessions are cached in process (every call authenticates); these prove a logout or revocation is refused at
+ * once, in this process and, over Redis, in the others.
+ */
+describeOnDatabases('session cache on %s', (dbKind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ db: dbKind });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const isLogin = async (token: string) => (await t.call<boolean>('GET', '/auth/isLogin', { token })).code;
+
+  it('serves a live session from the cache (a change made behind the service is not seen at once)', async () => {
+    const a = await loginByPhone(t);
+    expect(await isLogin(a.tokenValue)).toBe(0);
+    // Revoked by hand in the database: the cached entry stands until its TTL, which is what makes polls cheap...
+    await t.container.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.userId, a.user.id));
+    expect(await isLogin(a.tokenValue)).toBe(0);
+    // ...while a revocation through the service is refused at once.
+    await t.container.services.sessions.revokeAll(a.user.id, 'test');
+    expect(await isLogin(a.tokenValue)).toBe(ErrorCode.SESSION_REVOKED);
+  });
+
+  it('logout and logout of every device are refused on the next call', async () => {
+    const a = await loginByPhone(t);
+    // Two more devices of the same user.
+    const b = await t.container.services.sessions.create(a.user.id, {});
+    const c = await t.container.services.sessions.create(a.user.id, {});
+    for (const s of [a, b, c]) expect(await isLogin(s.tokenValue)).toBe(0);
+    expect((await t.call('GET', '/auth/logout', { token: a.tokenValue })).code).toBe(0);
+    expect(await isLogin(a.tokenValue)).toBe(ErrorCode.SESSION_REVOKED);
+    expect(await isLogin(b.tokenValue)).toBe(0);
+    expect((await t.call('GET', '/auth/logout', { token: b.tokenValue, query: { device: 'all' } })).code).toBe(0);
+    expect(await isLogin(b.tokenValue)).toBe(ErrorCode.SESSION_REVOKED);
+    expect(await isLogin(c.tokenValue)).toBe(ErrorCode.SESSION_REVOKED);
+  });
+
+  it('a lookup that raced a revocation is not cached', async () => {
+    const a = await loginByPhone(t);
+    const svc = t.container.services.sessions;
+    // Both start together: the lookup may read the row before the revocation commits, but must not keep it.
+    const [looked] = await Promise.allSettled([svc.authenticate(a.tokenValue), svc.revokeAll(a.user.id, 'test')]);
+    void looked;
+    await expect(svc.authenticate(a.tokenValue)).rejects.toMatchObject({ code: ErrorCode.SESSION_REVOKED });
+  });
+});
+
+/** Two web processes on one PostgreSQL database and one Redis: a session revoked on A is refused on B within 100 ms. */
+const redisUrl = process.env.TEST_REDIS_URL;
+const pgUrl = process.env.TEST_DATABASE_URL;
+describe.runIf(redisUrl && pgUrl)('session revocation across two processes (PostgreSQL + Redis)', () => {
+  const started: { app: FastifyInstance; container: Container; url: string }[] = [];
+  let dropDb: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    const fresh = await openFreshPostgres(pgUrl!, 't');
+    dropDb = fresh.close;
+    const env = {
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      APP_SECRET_KEY: 'ab'.repeat(32),
+      WELCOME_POINTS: '0',
+      DATABASE_URL: fresh.url,
+      REDIS_URL: redisUrl!,
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      ROLES: 'web',
+    };
+    for (let i = 0; i < 2; i++) {
+      const config = loadConfig(env);
+      const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
+      await container.cacheBus.ready();
+      const app = await buildApp(container);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      started.push({ app, container, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of started.reverse()) {
+      await s.app.close();
+      await s.container.close().catch(() => undefined);
+    }
+    await dropDb();
+  });
+
+  it('B refuses the session within 100 ms of the logout on A, though B had it cached', async () => {
+    const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+    const [user] = await a.container.db
+      .insert(users)
+      .values({ uid: 'sess2p', username: 'u_sess2p', nickname: '两进程', phone: '13900008888', inviteCode: 'SESS2P' })
+      .returning({ id: users.id });
+    const { tokenValue } = await a.container.services.sessions.create(user!.id, {});
+    const codeOn = async (base: string) => ((await (await fetch(`${base}/api/auth/isLogin`, { headers: { [TOKEN_NAME]: tokenValue } })).json()) as { code: number }).code;
+    expect(await codeOn(b.url)).toBe(0);
+    expect(await codeOn(b.url)).toBe(0);
+    expect((await (await fetch(`${a.url}/api/auth/logout`, { headers: { [TOKEN_NAME]: tokenValue } })).json()) as { code: number }).toMatchObject({ code: 0 });
+    const t0 = Date.now();
+    while ((await codeOn(b.url)) !== ErrorCode.SESSION_REVOKED) {
+      expect(Date.now() - t0).toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  });
+});

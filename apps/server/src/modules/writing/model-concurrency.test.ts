@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TaskInfo } from '@inkstone/shared';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { loginByPhone } from '../../test/auth-helpers.js';
+import { describeOnDatabases } from '../../test/database.js';
+import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
+import { users } from '../../db/schema/index.js';
+import { TaskSignals, TaskSink } from './task-sink.js';
+
+/**
+ * Writing tasks wait on the model, so many run at once: what bounds them is each model's own limit (maxConcurrent in
+ * LLM_MODELS, default LLM_MAX_CONCURRENT), not a small fixed pool of jobs. And the first text is written at once.
+ */
+describeOnDatabases('writing task concurrency and first text on %s', (dbKind) => {
+  let t: TestApp;
+  let standin: OpenAiStandin;
+  let token: string;
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin({ model: 'standin-chat' });
+    // Each answer holds its stream open for ~0.6 s, long enough for every task of a batch to be under way together.
+    standin.respond = () => ({ content: '城市骑行让通勤更健康。'.repeat(4), chunkChars: 6, delayMs: 80 });
+    const model = { label: '模拟模型', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'standin-chat' };
+    t = await startTestApp({
+      db: dbKind,
+      env: {
+        LLM_MODELS: JSON.stringify([
+          { id: 'wide', ...model },
+          { id: 'narrow', ...model, maxConcurrent: 3 },
+        ]),
+        RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
+    const user = await loginByPhone(t);
+    token = user.tokenValue;
+    await t.container.services.points.grant(user.user.id, 100_000, { reason: 'test', idempotencyKey: `test:${user.user.id}` });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await standin?.close();
+  });
+
+  /** Creates `n` tasks on `model` at once and returns the most model streams seen open together, once all finished. */
+  async function batch(n: number, model: string) {
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, standin.open())), 5);
+    try {
+      const created = await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          t.call<{ taskId: string }>('POST', '/mp/task/create', {
+            token,
+            ip: `10.77.${i}.1`,
+            body: { createType: 'article', writeType: 'quick', content: '写一段关于城市骑行的话', modelConfigType: model },
+          }),
+        ),
+      );
+      expect(created.map((c) => c.code)).toEqual(Array(n).fill(0));
+      for (const c of created) {
+        for (let i = 0; ; i++) {
+          const info = (await t.call<TaskInfo>('GET', '/mp/task/info', { token, query: { taskId: c.data.taskId } })).data;
+          if (info.status === 'succeeded') break;
+          expect(info.status).not.toBe('failed');
+          if (i > 600) throw new Error('task did not finish');
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    return peak;
+  }
+
+  it('runs a batch of tasks on one model all at once (no fixed pool of four)', async () => {
+    expect(await batch(12, 'wide')).toBeGreaterThanOrEqual(9);
+  }, 60_000);
+
+  it('never opens more streams to a model than its maxConcurrent, and still finishes every task', async () => {
+    const peak = await batch(8, 'narrow');
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(peak).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('writes the first text at once, even right after the previous write (not with the next 150 ms batch)', async () => {
+    const repo = t.container.writing.repo;
+    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
+    const id = randomUUID();
+    await repo.insertTask(t.container.db, {
+      id,
+      userId: owner!.id,
+      kind: 'article',
+      mode: 'quick',
+      input: {},
+      modelId: 'wide',
+      pointsFeature: 'article_quick',
+      pointsCharged: 0,
+      createdAt: new Date(),
+    });
+    const task = (await repo.claim(id, new Date(), new Date(0)))!;
+    const sink = new TaskSink(repo, new TaskSignals(), t.container.clock, id, task.runs);
+    sink.progress('writing', '正在写作', 10);
+    await sink.flush();
+    sink.delta('第一句');
+    // Whatever write is under way has finished: the first text must be stored by now, not waiting on a timer.
+    await sink.settled();
+    const events = await repo.eventsAfter(id, 0);
+    expect(events.map((e) => e.type)).toContain('delta');
+    sink.delta('第二句');
+    await sink.settled();
+    // Later text is batched again.
+    expect((await repo.eventsAfter(id, 0)).filter((e) => e.type === 'delta')).toHaveLength(1);
+    await sink.flush();
+  });
+});
