@@ -107,3 +107,23 @@ test('a sensitive prompt opens the sensitive-content modal naming the words, whe
   await modal.getByRole('button', { name: '去修改' }).click();
   await expect(modal).toBeHidden();
 });
+
+test('what the creator types while the saved home input is still loading is kept, and saved in its place', async ({ page, request }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/writing/style/homepage/input?createType=article', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  const topic = page.getByLabel('写作主题');
+  await topic.fill('周末露营装备清单');
+  const saved = page.waitForRequest((r) => r.url().includes('/api/writing/style/save/homepage/input'));
+  const loaded = page.waitForResponse((r) => r.url().includes('/api/writing/style/homepage/input?createType=article'));
+  release();
+  await loaded;
+  expect((await saved).postDataJSON().editorContent.top).toBe('周末露营装备清单');
+  await expect(topic).toHaveValue('周末露营装备清单');
+});

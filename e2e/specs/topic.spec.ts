@@ -17,9 +17,16 @@ test('tracks at onboarding, hot topics, collect, angles, write this, divergent m
     const fill = page.getByTestId('profile-fill');
     await expect(fill).toBeVisible();
     await fill.getByText('个人创作者').click();
-    await fill.locator('.ant-select').first().click();
-    await page.locator('.ant-select-item-option[title="教育"]').click();
-    await page.locator('.ant-select-item-option[title="美食"]').click();
+    // Picked by typing (filter, then Enter) rather than by clicking into the opening dropdown, whose options can still
+    // be moving under the pointer on a loaded machine; each pick is checked before the next.
+    const industries = fill.locator('.ant-select').first();
+    await industries.click();
+    for (const name of ['教育', '美食']) {
+      await page.keyboard.type(name);
+      await expect(page.locator('.ant-select-item-option-active[title="' + name + '"]')).toBeVisible();
+      await page.keyboard.press('Enter');
+      await expect(industries.locator('.ant-select-selection-item[title="' + name + '"]')).toBeVisible();
+    }
     await page.keyboard.press('Escape');
     const saved = page.waitForResponse((r) => r.url().includes('/api/topic/v3/track/save'));
     await page.getByRole('button', { name: /保\s*存/ }).click();

@@ -54,10 +54,20 @@ export function useHomeInputSync(enabled: boolean) {
     if (!enabled) return;
     let alive = true;
     for (const t of ['article', 'graphic'] as const) {
+      const before = JSON.stringify(toSaved(t, useHomeInputStore.getState()[t]));
       writingApi
         .homeInput(t)
         .then((saved) => {
           if (!alive) return;
+          const now = toSaved(t, useHomeInputStore.getState()[t]);
+          // What the creator typed while the saved input was on its way wins over it, and is saved in its place.
+          if (JSON.stringify(now) !== before) {
+            lastSaved.current[t] = JSON.stringify(now);
+            writingApi.saveHomeInput(now).catch(() => {
+              lastSaved.current[t] = '';
+            });
+            return;
+          }
           useHomeInputStore.getState().update(t, fromSaved(saved));
           lastSaved.current[t] = JSON.stringify(toSaved(t, useHomeInputStore.getState()[t]));
         })
