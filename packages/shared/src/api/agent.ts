@@ -23,7 +23,7 @@ export type AgentStatus = z.infer<typeof agentStatusSchema>;
 export const agentConversationSchema = z.object({ id: z.number().int(), title: z.string(), createdAt: z.string(), updatedAt: z.string() });
 export type AgentConversation = z.infer<typeof agentConversationSchema>;
 
-export const agentActionKinds = ['publish', 'unbind', 'write'] as const;
+export const agentActionKinds = ['publish', 'unbind', 'write', 'angles'] as const;
 export const agentActionSchema = z.object({
   actionId: z.string(),
   kind: z.enum(agentActionKinds),

@@ -95,7 +95,7 @@ export const agentActions = pgTable(
       .notNull()
       .references(() => agentConversations.id, { onDelete: 'cascade' }),
     turnId: text('turn_id').notNull(),
-    kind: text('kind').$type<'publish' | 'unbind' | 'write'>().notNull(),
+    kind: text('kind').$type<'publish' | 'unbind' | 'write' | 'angles'>().notNull(),
     args: jsonb('args').$type<Record<string, unknown>>().notNull(),
     summary: text('summary').notNull(),
     status: text('status').$type<'pending' | 'confirming' | 'confirmed' | 'rejected' | 'failed'>().notNull().default('pending'),

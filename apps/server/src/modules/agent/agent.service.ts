@@ -57,6 +57,10 @@ const SYSTEM_PROMPT = [
   '定时发布时间用 ISO 8601 格式并带 +08:00 时区。回答简洁，用简体中文。',
 ].join('\n');
 
+/** The points dictionary's feature for angles (the topics area charges it). */
+const ANGLES_FEATURE = 'topic_angles';
+type AnglesArgs = ReturnType<(typeof toolArgs)['topic_angles']['parse']>;
+
 const chargeKey = (turnId: string) => `agent-turn:${turnId}`;
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -349,19 +353,13 @@ export class AgentService {
         return { forModel: { items }, card: { ok: true, kind: 'topics', items } };
       }
       case 'topic_angles': {
-        const a = args as ReturnType<(typeof toolArgs)['topic_angles']['parse']>;
-        const r = await p.topics.angles(userId, {
-          keyword: a.keyword,
-          topicId: a.topicId,
-          platform: a.platform,
-          count: a.count,
-          modelConfigType: turn.modelId,
-          requestId: `agent-${turn.id}-${a.keyword ?? a.topicId}`,
-        });
-        return {
-          forModel: { subject: r.subject, angles: r.angles },
-          card: { ok: true, kind: 'angles', subject: r.subject, angles: r.angles, isAi: r.isAi, pointsCharged: r.pointsCharged },
-        };
+        const a = args as AnglesArgs;
+        const cost = await this.d.points.costOf(ANGLES_FEATURE);
+        if (cost > this.d.confirmPoints) {
+          return this.propose(turn, 'angles', { ...a, cost }, `生成写作角度（消耗${cost}积分）：${a.keyword ?? `热点 #${a.topicId}`}`);
+        }
+        const r = await this.angles(turn, a);
+        return { forModel: { subject: r.subject, angles: r.angles }, card: { ok: true, kind: 'angles', ...r } };
       }
       case 'knowledge_search': {
         const a = args as ReturnType<(typeof toolArgs)['knowledge_search']['parse']>;
@@ -415,6 +413,19 @@ export class AgentService {
       }
     }
     return refused('未知工具');
+  }
+
+  private async angles(turn: Pick<TurnRow, 'id' | 'userId' | 'modelId'>, a: AnglesArgs) {
+    const r = await this.d.ports.topics.angles(turn.userId, {
+      keyword: a.keyword,
+      topicId: a.topicId,
+      platform: a.platform,
+      count: a.count,
+      modelConfigType: turn.modelId,
+      // Once per turn and subject: a confirm after a retry charges once.
+      requestId: `agent-${turn.id}-${a.keyword ?? a.topicId}`,
+    });
+    return { subject: r.subject, angles: r.angles, isAi: r.isAi, pointsCharged: r.pointsCharged };
   }
 
   private write(userId: number, modelId: string, kind: 'article' | 'graphic', content: string, writeType: 'quick' | 'deep') {
@@ -505,6 +516,11 @@ export class AgentService {
     if (a.kind === 'unbind') {
       await p.accounts.unbind(userId, Number(a.args.accountId));
       return { unbound: Number(a.args.accountId) };
+    }
+    if (a.kind === 'angles') {
+      const turn = await this.d.repo.turn(a.turnId);
+      const args = toolArgs.topic_angles.parse(a.args);
+      return { kind: 'angles', ...(await this.angles({ id: a.turnId, userId, modelId: turn!.modelId }, args)) };
     }
     if (a.kind === 'write') {
       const turn = await this.d.repo.turn(a.turnId);

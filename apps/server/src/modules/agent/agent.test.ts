@@ -46,6 +46,9 @@ const PLAN = `\`\`\`json\n${JSON.stringify({
   ],
 })}\n\`\`\``;
 
+/** Six angles, as a model answers the topics area's angles prompt. */
+const ANGLES = JSON.stringify(Array.from({ length: 6 }, (_, i) => ({ angle: `角度${i + 1}`, title: `夜奶的第${i + 1}种写法`, hook: `开头${i + 1}` })));
+
 /** The tool messages the model has seen so far, in order. */
 const toolNames = (body: ChatRequestBody) => body.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as Record<string, unknown>);
 
@@ -72,7 +75,12 @@ describeOnDatabases('agent on %s', (dbKind) => {
 
   beforeAll(async () => {
     llm = await startOpenAiStandin({ model: 'standin-chat' });
-    llm.respond = (body) => (body.tools ? agentStep(body) : { content: body.messages.at(-1)!.content.includes('小红书图文笔记') ? PLAN : ARTICLE });
+    llm.respond = (body) => {
+      if (body.tools) return agentStep(body);
+      const prompt = body.messages.at(-1)!.content;
+      if (prompt.includes('写作角度')) return { content: ANGLES };
+      return { content: prompt.includes('小红书图文笔记') ? PLAN : ARTICLE };
+    };
     t = await startPublishApp(dbKind, {
       LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'standin-chat' }]),
       LLM_DEFAULT_MODEL: 'offline',
@@ -170,6 +178,49 @@ describeOnDatabases('agent on %s', (dbKind) => {
     const next = await send(a.tokenValue, '谢谢', conversationId);
     expect((await readTurn(t, a.tokenValue, next.turnId)).at(-1)!.event).toBe('done');
     expect(llm.received.at(-1)!.messages.some((m) => m.role === 'assistant' && m.content.includes('用户已确认'))).toBe(true);
+  });
+
+  it('angles under the confirm threshold run at once; priced over it they wait for the click and are charged only then, once', async () => {
+    agentStep = (body) =>
+      body.messages.at(-1)!.role === 'user' ? { content: '先想几个角度。', toolCalls: [{ name: 'topic_angles', arguments: { keyword: '夜奶' } }] } : { content: '角度如上。' };
+    const before = await balance(a.user.id);
+    const cheap = await send(a.tokenValue, '给夜奶这个话题想几个角度');
+    let events = await readTurn(t, a.tokenValue, cheap.turnId);
+    expect(events.at(-1)!.event).toBe('done');
+    const card = events.find((e) => e.event === 'tool_result' && e.data.name === 'topic_angles')!.data.result as {
+      angles: Array<{ title: string }>;
+      isAi: boolean;
+      pointsCharged: number;
+    };
+    expect(card).toMatchObject({ isAi: true, pointsCharged: 2 });
+    expect(card.angles.map((x) => x.title)).toEqual(Array.from({ length: 6 }, (_, i) => `夜奶的第${i + 1}种写法`));
+    expect(events.some((e) => e.event === 'action')).toBe(false);
+    // The turn (2) and the angles (2), nothing asked.
+    expect(await balance(a.user.id)).toBe(before - 4);
+
+    await t.container.services.points.setCost('topic_angles', undefined, 20);
+    try {
+      const beforePricey = await balance(a.user.id);
+      const pricey = await send(a.tokenValue, '再想几个角度');
+      events = await readTurn(t, a.tokenValue, pricey.turnId);
+      const action = events.find((e) => e.event === 'action')!.data as AgentAction;
+      expect(action).toMatchObject({ kind: 'angles', status: 'pending' });
+      expect(action.summary).toContain('20积分');
+      // Proposed, not spent: only the turn itself (2) was charged.
+      const afterTurn = beforePricey - 2;
+      expect(await balance(a.user.id)).toBe(afterTurn);
+      const modelCalls = llm.received.length;
+      const confirmed = await t.call<AgentAction>('POST', '/agent/confirm', { token: a.tokenValue, body: { actionId: action.actionId } });
+      expect(confirmed.code, confirmed.msg).toBe(0);
+      expect(confirmed.data.result).toMatchObject({ kind: 'angles', isAi: true, pointsCharged: 20 });
+      expect((confirmed.data.result!.angles as unknown[]).length).toBe(6);
+      expect(llm.received.length).toBe(modelCalls + 1);
+      expect(await balance(a.user.id)).toBe(afterTurn - 20);
+      expect((await t.call('POST', '/agent/confirm', { token: a.tokenValue, body: { actionId: action.actionId } })).code).toBe(ErrorCode.CONFLICT);
+      expect(await balance(a.user.id)).toBe(afterTurn - 20);
+    } finally {
+      await t.container.services.points.setCost('topic_angles', undefined, 2);
+    }
   });
 
   it('reject leaves nothing scheduled, and a rejected action cannot be confirmed afterwards', async () => {

@@ -66,6 +66,24 @@ export function ActionCard(props: { action: AgentAction; busy: boolean; onConfir
         ) : null}
       </Space>
       {a.error && a.status === 'pending' ? <Alert type="warning" showIcon title={a.error} /> : null}
+      {a.status === 'confirmed' ? <ConfirmedResult action={a} /> : null}
+    </Card>
+  );
+}
+
+/** What a confirmed action produced: the task it started, or the angles it paid for. */
+function ConfirmedResult({ action }: { action: AgentAction }) {
+  const r = action.result ?? {};
+  if (action.kind === 'write' && typeof r.taskId === 'string') return <TaskCard taskId={r.taskId} kind={r.kind === 'graphic' ? 'graphic' : 'article'} />;
+  if (action.kind === 'angles') return <AnglesCard result={r} />;
+  return null;
+}
+
+function AnglesCard({ result: r }: { result: Result }) {
+  return (
+    <Card size="small" className="agent-card" data-testid="agent-angles-card" title={`写作角度：${str(r.subject)}`}>
+      {r.isAi === false ? <Tag>模板角度（非AI）</Tag> : null}
+      <List size="small" dataSource={arr<{ title: string; angle: string }>(r.angles)} renderItem={(t, i) => <List.Item key={i}>{t.title}</List.Item>} />
     </Card>
   );
 }
@@ -102,12 +120,7 @@ export function ToolResultCard(props: {
         </Card>
       );
     case 'angles':
-      return (
-        <Card size="small" className="agent-card" title={`写作角度：${str(r.subject)}`}>
-          {r.isAi === false ? <Tag>模板角度（非AI）</Tag> : null}
-          <List size="small" dataSource={arr<{ title: string; angle: string }>(r.angles)} renderItem={(t, i) => <List.Item key={i}>{t.title}</List.Item>} />
-        </Card>
-      );
+      return <AnglesCard result={r} />;
     case 'knowledge':
       return (
         <Card size="small" className="agent-card" title={`知识库：${str(r.query)}`}>
