@@ -114,6 +114,16 @@ function serverLayers() {
         message: 'An integration knows its config and its own types: no module logic, no HTTP layer but http/envelope.js (docs/ARCHITECTURE.md).',
       }),
     },
+    {
+      // Services reach the database through their area's repository; types of rows may still be named.
+      files: [`${src}/modules/**/*.ts`],
+      ignores: [...entryFree, `${src}/modules/**/*.repo.ts`, `${src}/modules/**/*.module.ts`],
+      rules: rule(
+        entry,
+        { group: ['drizzle-orm', 'drizzle-orm/*'], allowTypeImports: true, message: "Queries live in the area's <name>.repo.ts; a service calls the repository." },
+        { regex: '^(\\.\\./)+db/schema/', allowTypeImports: true, message: "Tables are read and written in the area's <name>.repo.ts; a service calls the repository." },
+      ),
+    },
     // The CLI registry imports every <area>.commands.ts; they take AdminCommand and requireArg from cli/command.ts.
     {
       files: [`${src}/cli/*.commands.ts`],

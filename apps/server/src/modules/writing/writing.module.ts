@@ -12,6 +12,7 @@ import type { FileRepo } from '../files/files.repo.js';
 import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { UserService } from '../user/user.service.js';
 import { StreamTicketService } from './stream-ticket.service.js';
+import { StreamTicketRepo } from './stream-ticket.repo.js';
 import { TaskSignals } from './task-sink.js';
 import { WritingTaskService, type PointsPort } from './task.service.js';
 import { WritingRepo } from './writing.repo.js';
@@ -52,7 +53,7 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
     d.jobs.schedule(RECOVERY_JOB, SWEEP_MS, () => tasks.recover());
   }
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
-  const tickets = new StreamTicketService(d.db, d.clock);
+  const tickets = new StreamTicketService(new StreamTicketRepo(d.db), d.clock);
   const sandboxes = [config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)', !search.enabled && 'search (none: online search not configured)'].filter(
     Boolean,
   ) as string[];
