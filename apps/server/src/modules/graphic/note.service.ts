@@ -45,6 +45,7 @@ import { generatedBy } from '../llm/llm-registry.js';
 import { normalisePlan, offlinePlan, parseModelPlan, planPrompt, type NotePlan } from './graphic.plan.js';
 import type { GraphicCardRow, GraphicPostRow, GraphicRepo } from './graphic.repo.js';
 import { checkPicture, readAll, storePng, toCardPng } from './pictures.js';
+import { escapeHtml } from '../../html/page.js';
 
 export const AI_IMAGE_FEATURE = 'ai_image';
 export const MATERIALS_OFF_MESSAGE = '素材搜索未开启：管理员尚未配置图库服务，可使用卡片模板、图片库或上传图片';
@@ -60,7 +61,6 @@ function materialFailure(err: unknown): never {
 
 export const IMAGEGEN_OFF_MESSAGE = 'AI配图未开启：管理员尚未配置图片生成服务，可使用卡片模板、图片库或上传图片';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export interface NoteServiceDeps {
   repo: GraphicRepo;
