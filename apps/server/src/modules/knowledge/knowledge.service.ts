@@ -408,58 +408,9 @@ export class KnowledgeService {
           },
           this.parseLimits,
         );
-      } else {
-        let text: string;
-        let title: string | null = null;
-        if (doc.ext === 'docx') {
-          await this.guardZip(buf);
-          text = await docxText(buf, this.parseLimits);
-        } else if (doc.ext === 'html') {
-          const main = htmlMainText(buf.toString('utf8'));
-          text = main.text;
-          title = main.title;
-        } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
-        // An imported page is named after its title rather than its host.
-        const rename = doc.sourceUrl && title ? { name: title.slice(0, knowledgeLimits.docNameMaxLength) } : {};
-        if (!(await this.repo.progress(docId, 10, now(), rename))) throw new DocGone();
-        // Long texts go in slices cut at line breaks (offsets stay exact: a slice ends where its line break was),
-        // with a macrotask turn between slices so jieba never holds the process for a whole document.
-        const lines = text.split('\n');
-        let slice: string[] = [];
-        let sliceLen = 0;
-        let done = 0;
-        for (let i = 0; i <= lines.length; i++) {
-          if (i === lines.length || (sliceLen >= TEXT_SLICE && slice.length)) {
-            if (slice.length) await add([{ page: null, text: slice.join('\n') }]);
-            done += sliceLen;
-            slice = [];
-            sliceLen = 0;
-            if (i < lines.length && !(await this.repo.progress(docId, Math.min(99, 10 + Math.floor((done / text.length) * 89)), now()))) throw new DocGone();
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-          if (i < lines.length) {
-            slice.push(lines[i]!);
-            sliceLen += lines[i]!.length + 1;
-          }
-        }
-      }
+      } else await this.parseText(doc, buf, add);
       if (!chars || !seq) throw new TextRefusedError('文档中没有可读取的文字');
-      // Vectors before the document shows as ready, so a hybrid search never sees it half embedded. A vendor
-      // failure does not fail the document (full-text works); the re-embed sweep tries again later.
-      let embeddingModel: string | null = null;
-      if (this.embeddings.enabled) {
-        try {
-          if (
-            await this.embedDoc(docId, async () => {
-              if (!(await this.repo.progress(docId, 99, now()))) throw new DocGone();
-            })
-          )
-            embeddingModel = this.embeddings.modelId;
-        } catch (err) {
-          if (err instanceof DocGone) throw err;
-          this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be embedded; the re-embed sweep will retry');
-        }
-      }
+      const embeddingModel = await this.embedParsed(docId);
       await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages, embeddingModel }, now());
     } catch (err) {
       if (err instanceof DocGone) return;
@@ -470,6 +421,67 @@ export class KnowledgeService {
       // A document deleted mid-run makes chunk inserts fail on the foreign key: nothing to record then.
       await this.repo.finishParse(docId, { status: 'failed', errorMsg: shown }, now()).catch(() => undefined);
     }
+  }
+
+  /** Word, web pages and plain text: extracted whole, then indexed in slices with progress. */
+  private async parseText(doc: DocRow, buf: Buffer, add: (pages: PageText[]) => Promise<void>): Promise<void> {
+    const docId = doc.id;
+    const now = () => this.clock.now();
+    let text: string;
+    let title: string | null = null;
+    if (doc.ext === 'docx') {
+      await this.guardZip(buf);
+      text = await docxText(buf, this.parseLimits);
+    } else if (doc.ext === 'html') {
+      const main = htmlMainText(buf.toString('utf8'));
+      text = main.text;
+      title = main.title;
+    } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
+    // An imported page is named after its title rather than its host.
+    const rename = doc.sourceUrl && title ? { name: title.slice(0, knowledgeLimits.docNameMaxLength) } : {};
+    if (!(await this.repo.progress(docId, 10, now(), rename))) throw new DocGone();
+    // Long texts go in slices cut at line breaks (offsets stay exact: a slice ends where its line break was),
+    // with a macrotask turn between slices so jieba never holds the process for a whole document.
+    const lines = text.split('\n');
+    let slice: string[] = [];
+    let sliceLen = 0;
+    let done = 0;
+    for (let i = 0; i <= lines.length; i++) {
+      if (i === lines.length || (sliceLen >= TEXT_SLICE && slice.length)) {
+        if (slice.length) await add([{ page: null, text: slice.join('\n') }]);
+        done += sliceLen;
+        slice = [];
+        sliceLen = 0;
+        if (i < lines.length && !(await this.repo.progress(docId, Math.min(99, 10 + Math.floor((done / text.length) * 89)), now()))) throw new DocGone();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (i < lines.length) {
+        slice.push(lines[i]!);
+        sliceLen += lines[i]!.length + 1;
+      }
+    }
+  }
+
+  /**
+   * Vectors before the document shows as ready, so a hybrid search never sees it half embedded. A vendor failure does not
+   * fail the document (full-text works); the re-embed sweep tries again later. Returns the model that embedded it.
+   */
+  private async embedParsed(docId: number): Promise<string | null> {
+    let embeddingModel: string | null = null;
+    if (this.embeddings.enabled) {
+      try {
+        if (
+          await this.embedDoc(docId, async () => {
+            if (!(await this.repo.progress(docId, 99, this.clock.now()))) throw new DocGone();
+          })
+        )
+          embeddingModel = this.embeddings.modelId;
+      } catch (err) {
+        if (err instanceof DocGone) throw err;
+        this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be embedded; the re-embed sweep will retry');
+      }
+    }
+    return embeddingModel;
   }
 
   // ---- embeddings ----

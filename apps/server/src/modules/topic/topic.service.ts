@@ -63,6 +63,14 @@ export interface RefreshSummary {
   deduped: number;
 }
 
+/** One story of a refresh: the items that tell it, and the stored item that already does. */
+interface StoryGroup {
+  key: string;
+  tokens: string[];
+  parts: Incoming[];
+  row: ItemRow | undefined;
+}
+
 interface Incoming {
   item: TrendItem;
   ref: TopicSourceRef;
@@ -308,6 +316,29 @@ export class TopicService {
   private async refresh(force: boolean): Promise<RefreshSummary> {
     const now = this.clock.now();
     const summary: RefreshSummary = { fetched: [], skipped: [], failed: [], inserted: 0, updated: 0, deduped: 0 };
+    const incoming = await this.fetchDue(now, force, summary);
+    if (!incoming.length) return summary;
+
+    const rules = this.rules(await this.repo.systemTracks());
+    const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
+    const groups = await this.groupStories(incoming, recent);
+    summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
+    const touched = new Set<number>();
+    const unclassified: Array<{ id: number; title: string }> = [];
+    for (const g of groups) touched.add(await this.storeStory(g, now, rules, unclassified, summary));
+    if (unclassified.length) await this.classifyWithModel(unclassified, rules);
+    // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
+    const refreshed = new Set(summary.fetched);
+    for (const r of recent) {
+      if (touched.has(r.id) || !r.sources.some((s) => refreshed.has(s.source))) continue;
+      await this.repo.updateItem(r.id, { prevScore: r.score, score: r.score / 2, trend: 'down' });
+    }
+    this.log.info({ ...summary, failed: summary.failed.length }, 'topics refreshed');
+    return summary;
+  }
+
+  /** Fetches the sources whose minimum interval has passed, recording each one's outcome. */
+  private async fetchDue(now: Date, force: boolean, summary: RefreshSummary): Promise<Incoming[]> {
     const states = new Map((await this.repo.sourceStates()).map((s) => [s.source, s]));
     const incoming: Incoming[] = [];
     const due = (await this.allSources()).filter((src) => {
@@ -335,14 +366,12 @@ export class TopicService {
         summary.failed.push({ source: src.id, error: msg });
       }
     }
-    if (!incoming.length) return summary;
+    return incoming;
+  }
 
-    const rules = this.rules(await this.repo.systemTracks());
-    const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
-    const touched = new Set<number>();
-    const unclassified: Array<{ id: number; title: string }> = [];
-    // Stories of this refresh, each matched to a stored item when one tells the same story.
-    const groups: Array<{ key: string; tokens: string[]; parts: Incoming[]; row: ItemRow | undefined }> = [];
+  /** This refresh's items as stories, each matched to a stored item when one tells the same story. */
+  private async groupStories(incoming: Incoming[], recent: ItemRow[]): Promise<StoryGroup[]> {
+    const groups: StoryGroup[] = [];
     for (const inc of incoming) {
       const key = storyKeyOf(inc.item.title);
       if (!key) continue;
@@ -358,77 +387,70 @@ export class TopicService {
       }
       g.parts.push(inc);
     }
-    summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
+    return groups;
+  }
+
+  /** Scores, classifies and stores one story (a new item, or the stored one updated); returns the item's id. */
+  private async storeStory(g: StoryGroup, now: Date, rules: TrackRule[], unclassified: Array<{ id: number; title: string }>, summary: RefreshSummary): Promise<number> {
     const ageFactor = (d: Date) => Math.pow(0.5, Math.max(0, now.getTime() - d.getTime()) / 3_600_000 / HALF_LIFE_H);
-    for (const g of groups) {
-      const fetchedIds = new Set(g.parts.map((p) => p.ref.source));
-      // This refresh's position replaces the earlier one from the same source; other sources' refs stay.
-      const refs = [...(g.row?.sources ?? []).filter((s) => !fetchedIds.has(s.source)), ...dedupeRefs(g.parts.map((p) => p.ref))];
-      const lead = g.parts[0]!.item;
-      const summaryText = g.row?.summary || g.parts.map((p) => p.item.summary).find(Boolean) || '';
-      const title = g.row?.title ?? lead.title;
-      const published = g.row?.publishedAt ?? g.parts.map((p) => p.item.publishedAt).find((d): d is Date => !!d) ?? null;
-      const firstSeen = g.row?.firstSeenAt ?? now;
-      const best = Math.max(...refs.map((r) => positional(r.rank)));
-      const spread = new Set(refs.map((r) => r.source)).size - 1;
-      const score = (best + 15 * spread) * ageFactor(published && published < firstSeen ? published : firstSeen);
-      const text = `${title} ${summaryText}`;
-      const tokens = [...new Set([...(g.row?.tokens ?? []), ...g.tokens])];
-      const tracks = withSourceTracks(classify(text, tokensOf(text), rules), g.parts, rules);
-      const live = g.parts.some((p) => p.live);
-      if (g.row) {
-        const prev = g.row.score;
-        // Places gained or lost on the lists that were fetched again say more than the decayed score does.
-        let moved = 0;
-        for (const r of refs) {
-          const before = g.row.sources.find((o) => o.source === r.source);
-          if (before && fetchedIds.has(r.source)) moved += before.rank - r.rank;
-        }
-        const trend = moved > 0 ? 'up' : moved < 0 ? 'down' : score > prev * 1.1 ? 'up' : score < prev * 0.9 ? 'down' : 'flat';
-        await this.repo.updateItem(g.row.id, {
-          sources: refs,
-          tokens,
-          tracks,
-          score,
-          prevScore: prev,
-          trend,
-          summary: summaryText,
-          snapshot: g.row.snapshot && !live,
-          lastSeenAt: now,
-        });
-        touched.add(g.row.id);
-        if (!tracks.length) unclassified.push({ id: g.row.id, title });
-        summary.updated += 1;
-      } else {
-        const row = await this.repo.insertItem({
-          storyKey: g.key,
-          title,
-          summary: summaryText,
-          url: lead.url,
-          sources: refs,
-          tokens,
-          tracks,
-          score,
-          trend: 'new',
-          snapshot: !live,
-          publishedAt: published,
-          firstSeenAt: now,
-          lastSeenAt: now,
-        });
-        touched.add(row.id);
-        if (!tracks.length) unclassified.push({ id: row.id, title });
-        summary.inserted += 1;
+    const fetchedIds = new Set(g.parts.map((p) => p.ref.source));
+    // This refresh's position replaces the earlier one from the same source; other sources' refs stay.
+    const refs = [...(g.row?.sources ?? []).filter((s) => !fetchedIds.has(s.source)), ...dedupeRefs(g.parts.map((p) => p.ref))];
+    const lead = g.parts[0]!.item;
+    const summaryText = g.row?.summary || g.parts.map((p) => p.item.summary).find(Boolean) || '';
+    const title = g.row?.title ?? lead.title;
+    const published = g.row?.publishedAt ?? g.parts.map((p) => p.item.publishedAt).find((d): d is Date => !!d) ?? null;
+    const firstSeen = g.row?.firstSeenAt ?? now;
+    const best = Math.max(...refs.map((r) => positional(r.rank)));
+    const spread = new Set(refs.map((r) => r.source)).size - 1;
+    const score = (best + 15 * spread) * ageFactor(published && published < firstSeen ? published : firstSeen);
+    const text = `${title} ${summaryText}`;
+    const tokens = [...new Set([...(g.row?.tokens ?? []), ...g.tokens])];
+    const tracks = withSourceTracks(classify(text, tokensOf(text), rules), g.parts, rules);
+    const live = g.parts.some((p) => p.live);
+    if (g.row) {
+      const prev = g.row.score;
+      // Places gained or lost on the lists that were fetched again say more than the decayed score does.
+      let moved = 0;
+      for (const r of refs) {
+        const before = g.row.sources.find((o) => o.source === r.source);
+        if (before && fetchedIds.has(r.source)) moved += before.rank - r.rank;
       }
+      const trend = moved > 0 ? 'up' : moved < 0 ? 'down' : score > prev * 1.1 ? 'up' : score < prev * 0.9 ? 'down' : 'flat';
+      await this.repo.updateItem(g.row.id, {
+        sources: refs,
+        tokens,
+        tracks,
+        score,
+        prevScore: prev,
+        trend,
+        summary: summaryText,
+        snapshot: g.row.snapshot && !live,
+        lastSeenAt: now,
+      });
+      if (!tracks.length) unclassified.push({ id: g.row.id, title });
+      summary.updated += 1;
+      return g.row.id;
+    } else {
+      const row = await this.repo.insertItem({
+        storyKey: g.key,
+        title,
+        summary: summaryText,
+        url: lead.url,
+        sources: refs,
+        tokens,
+        tracks,
+        score,
+        trend: 'new',
+        snapshot: !live,
+        publishedAt: published,
+        firstSeenAt: now,
+        lastSeenAt: now,
+      });
+      if (!tracks.length) unclassified.push({ id: row.id, title });
+      summary.inserted += 1;
+      return row.id;
     }
-    if (unclassified.length) await this.classifyWithModel(unclassified, rules);
-    // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
-    const refreshed = new Set(summary.fetched);
-    for (const r of recent) {
-      if (touched.has(r.id) || !r.sources.some((s) => refreshed.has(s.source))) continue;
-      await this.repo.updateItem(r.id, { prevScore: r.score, score: r.score / 2, trend: 'down' });
-    }
-    this.log.info({ ...summary, failed: summary.failed.length }, 'topics refreshed');
-    return summary;
   }
 
   /**
