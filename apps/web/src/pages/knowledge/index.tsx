@@ -155,6 +155,190 @@ function SearchResults(props: { q: string; folder: FolderFilter; ext: KnowledgeE
   );
 }
 
+function UploadList({ uploads, onClose }: { uploads: UploadItem[]; onClose: (uid: string) => void }) {
+  if (!uploads.length) return null;
+  return (
+    <ul className="kn-uploads" data-testid="upload-list">
+      {uploads.map((u) => (
+        <li key={u.uid}>
+          <span className="kn-upload-name">{u.name}</span>
+          {u.error ? (
+            <>
+              <span className="kn-error" data-testid="upload-error">
+                {u.error}
+              </span>
+              <Button size="small" type="link" onClick={() => onClose(u.uid)}>
+                关闭
+              </Button>
+            </>
+          ) : (
+            <Progress percent={u.percent} size="small" status="active" />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The documents of the current folder and type, with write / rename / move / delete per row. */
+function DocsTable(props: {
+  records: KnowledgeDoc[];
+  total: number;
+  pageNum: number;
+  onPage: (n: number) => void;
+  folderOptions: { value: number; label: string }[];
+  onChanged: () => void;
+}) {
+  const { records, total, pageNum, onPage, folderOptions, onChanged } = props;
+  const navigate = useNavigate();
+  const renameDoc = (d: KnowledgeDoc) => {
+    let name = d.name;
+    Modal.confirm({
+      title: '重命名文档',
+      icon: null,
+      content: <Input defaultValue={d.name} maxLength={knowledgeLimits.docNameMaxLength} onChange={(e) => (name = e.target.value)} data-testid="doc-rename-input" />,
+      okText: '保存',
+      cancelText: '取消',
+      onOk: async () => {
+        await knowledgeApi.rename(d.id, name);
+        onChanged();
+      },
+    });
+  };
+
+  return (
+    <Table<KnowledgeDoc>
+      data-testid="docs-table"
+      rowKey="id"
+      size="middle"
+      scroll={{ x: 720 }}
+      dataSource={records}
+      pagination={{ current: pageNum, pageSize: PAGE_SIZE, total, onChange: onPage, hideOnSinglePage: true, showSizeChanger: false }}
+      columns={[
+        {
+          title: '名称',
+          dataIndex: 'name',
+          render: (_: string, d) => (
+            <span className="kn-doc-name">
+              <Tag>{EXT_LABEL[d.ext]}</Tag>
+              {d.status === 'ready' ? <Link to={docViewerHref(d.id)}>{d.name}</Link> : <span>{d.name}</span>}
+            </span>
+          ),
+        },
+        { title: '状态', dataIndex: 'status', width: 170, render: (_: string, d) => <StatusCell doc={d} /> },
+        { title: '大小', dataIndex: 'size', width: 90, render: (b: number) => size(b) },
+        { title: '上传时间', dataIndex: 'createdAt', width: 150, render: (t: string) => new Date(t).toLocaleString('zh-CN', { hour12: false }) },
+        {
+          title: '操作',
+          key: 'actions',
+          width: 280,
+          render: (_: unknown, d) => (
+            <span className="row-gap">
+              {d.status === 'ready' && (
+                <Button
+                  size="small"
+                  type="link"
+                  data-testid="doc-write"
+                  onClick={() => {
+                    useKnowledgeQuoteStore.getState().quoteDoc(d.id);
+                    navigate('/');
+                  }}
+                >
+                  引用写作
+                </Button>
+              )}
+              <Button size="small" type="link" onClick={() => renameDoc(d)}>
+                重命名
+              </Button>
+              <Select<number>
+                size="small"
+                value={d.folderId ?? 0}
+                options={folderOptions}
+                style={{ width: 96 }}
+                aria-label="移动到文件夹"
+                onChange={(v) => settle(knowledgeApi.move(d.id, v === 0 ? null : v).then(onChanged))}
+              />
+              <Popconfirm title="删除后无法恢复，确定删除？" okText="删除" cancelText="取消" onConfirm={() => knowledgeApi.remove(d.id).then(onChanged)}>
+                <Button size="small" type="link" danger data-testid="doc-delete">
+                  删除
+                </Button>
+              </Popconfirm>
+            </span>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+function ImportModal({ open, folderId, onClose, onDone }: { open: boolean; folderId: number | null; onClose: () => void; onDone: () => void }) {
+  const [importUrl, setImportUrl] = useState('');
+  const importPage = useMutation({
+    mutationFn: () => knowledgeApi.importUrl(importUrl.trim(), folderId),
+    onSuccess: () => {
+      onClose();
+      setImportUrl('');
+      toast.message('success', '网页已导入，正在解析', 3);
+      onDone();
+    },
+  });
+  return (
+    <Modal
+      title="导入网页"
+      open={open}
+      okText="导入"
+      cancelText="取消"
+      confirmLoading={importPage.isPending}
+      okButtonProps={{ disabled: !/^https?:\/\/\S+/i.test(importUrl.trim()), 'data-testid': 'kn-import-ok' } as never}
+      onOk={() => importPage.mutate()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <p className="muted">输入网页地址，服务器会抓取页面并提取正文。</p>
+      <Input placeholder="https://" value={importUrl} onChange={(e) => setImportUrl(e.target.value)} onPressEnter={() => importPage.mutate()} data-testid="kn-import-url" />
+      {importPage.isError && (
+        <div className="kn-error" data-testid="import-error">
+          {errText(importPage.error)}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+function FolderModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
+  const [folderName, setFolderName] = useState('');
+  const createFolder = useMutation({
+    mutationFn: () => knowledgeApi.createFolder(folderName.trim()),
+    onSuccess: (f) => {
+      onClose();
+      setFolderName('');
+      onCreated(f.id);
+    },
+  });
+  return (
+    <Modal
+      title="新建文件夹"
+      open={open}
+      okText="创建"
+      cancelText="取消"
+      confirmLoading={createFolder.isPending}
+      okButtonProps={{ disabled: !folderName.trim() }}
+      onOk={() => createFolder.mutate()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Input
+        placeholder="文件夹名称"
+        maxLength={knowledgeLimits.folderNameMaxLength}
+        value={folderName}
+        onChange={(e) => setFolderName(e.target.value)}
+        onPressEnter={() => folderName.trim() && createFolder.mutate()}
+        data-testid="folder-name"
+      />
+    </Modal>
+  );
+}
+
 export default function KnowledgePage() {
   const isLogin = useIsLogin();
   const qc = useQueryClient();
@@ -164,11 +348,8 @@ export default function KnowledgePage() {
   const [q, setQ] = useState('');
   const [uploads, setUploads] = useState<UploadItem[]>([]);
   const [importOpen, setImportOpen] = useState(false);
-  const [importUrl, setImportUrl] = useState('');
   const [folderOpen, setFolderOpen] = useState(false);
-  const [folderName, setFolderName] = useState('');
   const enabled = isLogin === true;
-  const navigate = useNavigate();
 
   const folders = useQuery({ queryKey: queryKeys.knowledge.folders, queryFn: knowledgeApi.folders, enabled, retry: false });
   const quota = useQuery({ queryKey: queryKeys.knowledge.quota, queryFn: knowledgeApi.quota, enabled, retry: false });
@@ -196,25 +377,6 @@ export default function KnowledgePage() {
   };
   const uploadFolder = typeof folder === 'number' ? folder : undefined;
 
-  const createFolder = useMutation({
-    mutationFn: () => knowledgeApi.createFolder(folderName.trim()),
-    onSuccess: (f) => {
-      setFolderOpen(false);
-      setFolderName('');
-      setFolder(f.id);
-      refresh();
-    },
-  });
-  const importPage = useMutation({
-    mutationFn: () => knowledgeApi.importUrl(importUrl.trim(), uploadFolder ?? null),
-    onSuccess: () => {
-      setImportOpen(false);
-      setImportUrl('');
-      toast.message('success', '网页已导入，正在解析', 3);
-      refresh();
-    },
-  });
-
   const folderOptions = useMemo(() => [{ value: 0, label: '未分类' }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.name }))], [folders.data]);
 
   if (isLogin !== true) {
@@ -239,21 +401,6 @@ export default function KnowledgePage() {
     } catch (e) {
       setUploads((u) => u.map((x) => (x.uid === uid ? { ...x, error: errText(e) } : x)));
     }
-  };
-
-  const renameDoc = (d: KnowledgeDoc) => {
-    let name = d.name;
-    Modal.confirm({
-      title: '重命名文档',
-      icon: null,
-      content: <Input defaultValue={d.name} maxLength={knowledgeLimits.docNameMaxLength} onChange={(e) => (name = e.target.value)} data-testid="doc-rename-input" />,
-      okText: '保存',
-      cancelText: '取消',
-      onOk: async () => {
-        await knowledgeApi.rename(d.id, name);
-        refresh();
-      },
-    });
   };
 
   const quotaText = quota.data
@@ -310,27 +457,7 @@ export default function KnowledgePage() {
             </Button>
             <span className="muted kn-hint">支持 PDF、Word(docx)、Markdown、TXT、HTML，单个文件 20MB 以内</span>
           </div>
-          {uploads.length > 0 && (
-            <ul className="kn-uploads" data-testid="upload-list">
-              {uploads.map((u) => (
-                <li key={u.uid}>
-                  <span className="kn-upload-name">{u.name}</span>
-                  {u.error ? (
-                    <>
-                      <span className="kn-error" data-testid="upload-error">
-                        {u.error}
-                      </span>
-                      <Button size="small" type="link" onClick={() => setUploads((all) => all.filter((x) => x.uid !== u.uid))}>
-                        关闭
-                      </Button>
-                    </>
-                  ) : (
-                    <Progress percent={u.percent} size="small" status="active" />
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <UploadList uploads={uploads} onClose={(uid) => setUploads((all) => all.filter((x) => x.uid !== uid))} />
           <div className="kn-search">
             <Input.Search
               placeholder="搜索知识库中的段落，例如：新能源汽车 补贴政策"
@@ -380,111 +507,20 @@ export default function KnowledgePage() {
           ) : !docs.data.records.length && pageNum === 1 ? (
             <Empty data-testid="docs-empty" description={folder === undefined && !ext ? '知识库还是空的：上传文档或导入网页，写作时即可引用' : '这里还没有文档'} />
           ) : (
-            <Table<KnowledgeDoc>
-              data-testid="docs-table"
-              rowKey="id"
-              size="middle"
-              scroll={{ x: 720 }}
-              dataSource={docs.data.records}
-              pagination={{ current: pageNum, pageSize: PAGE_SIZE, total: docs.data.total, onChange: setPageNum, hideOnSinglePage: true, showSizeChanger: false }}
-              columns={[
-                {
-                  title: '名称',
-                  dataIndex: 'name',
-                  render: (_: string, d) => (
-                    <span className="kn-doc-name">
-                      <Tag>{EXT_LABEL[d.ext]}</Tag>
-                      {d.status === 'ready' ? <Link to={docViewerHref(d.id)}>{d.name}</Link> : <span>{d.name}</span>}
-                    </span>
-                  ),
-                },
-                { title: '状态', dataIndex: 'status', width: 170, render: (_: string, d) => <StatusCell doc={d} /> },
-                { title: '大小', dataIndex: 'size', width: 90, render: (b: number) => size(b) },
-                { title: '上传时间', dataIndex: 'createdAt', width: 150, render: (t: string) => new Date(t).toLocaleString('zh-CN', { hour12: false }) },
-                {
-                  title: '操作',
-                  key: 'actions',
-                  width: 280,
-                  render: (_: unknown, d) => (
-                    <span className="row-gap">
-                      {d.status === 'ready' && (
-                        <Button
-                          size="small"
-                          type="link"
-                          data-testid="doc-write"
-                          onClick={() => {
-                            useKnowledgeQuoteStore.getState().quoteDoc(d.id);
-                            navigate('/');
-                          }}
-                        >
-                          引用写作
-                        </Button>
-                      )}
-                      <Button size="small" type="link" onClick={() => renameDoc(d)}>
-                        重命名
-                      </Button>
-                      <Select<number>
-                        size="small"
-                        value={d.folderId ?? 0}
-                        options={folderOptions}
-                        style={{ width: 96 }}
-                        aria-label="移动到文件夹"
-                        onChange={(v) => settle(knowledgeApi.move(d.id, v === 0 ? null : v).then(refresh))}
-                      />
-                      <Popconfirm title="删除后无法恢复，确定删除？" okText="删除" cancelText="取消" onConfirm={() => knowledgeApi.remove(d.id).then(refresh)}>
-                        <Button size="small" type="link" danger data-testid="doc-delete">
-                          删除
-                        </Button>
-                      </Popconfirm>
-                    </span>
-                  ),
-                },
-              ]}
-            />
+            <DocsTable records={docs.data.records} total={docs.data.total} pageNum={pageNum} onPage={setPageNum} folderOptions={folderOptions} onChanged={refresh} />
           )}
         </main>
       </div>
 
-      <Modal
-        title="导入网页"
-        open={importOpen}
-        okText="导入"
-        cancelText="取消"
-        confirmLoading={importPage.isPending}
-        okButtonProps={{ disabled: !/^https?:\/\/\S+/i.test(importUrl.trim()), 'data-testid': 'kn-import-ok' } as never}
-        onOk={() => importPage.mutate()}
-        onCancel={() => setImportOpen(false)}
-        destroyOnHidden
-      >
-        <p className="muted">输入网页地址，服务器会抓取页面并提取正文。</p>
-        <Input placeholder="https://" value={importUrl} onChange={(e) => setImportUrl(e.target.value)} onPressEnter={() => importPage.mutate()} data-testid="kn-import-url" />
-        {importPage.isError && (
-          <div className="kn-error" data-testid="import-error">
-            {errText(importPage.error)}
-          </div>
-        )}
-      </Modal>
-
-      <Modal
-        title="新建文件夹"
+      <ImportModal open={importOpen} folderId={uploadFolder ?? null} onClose={() => setImportOpen(false)} onDone={refresh} />
+      <FolderModal
         open={folderOpen}
-        okText="创建"
-        cancelText="取消"
-        confirmLoading={createFolder.isPending}
-        okButtonProps={{ disabled: !folderName.trim() }}
-        onOk={() => createFolder.mutate()}
-        onCancel={() => setFolderOpen(false)}
-        destroyOnHidden
-      >
-        <Input
-          placeholder="文件夹名称"
-          maxLength={knowledgeLimits.folderNameMaxLength}
-          value={folderName}
-          onChange={(e) => setFolderName(e.target.value)}
-          onPressEnter={() => folderName.trim() && createFolder.mutate()}
-          data-testid="folder-name"
-        />
-      </Modal>
+        onClose={() => setFolderOpen(false)}
+        onCreated={(id) => {
+          setFolder(id);
+          refresh();
+        }}
+      />
     </PageFrame>
   );
 }
