@@ -184,37 +184,10 @@ export default function CanvasEditor({ imageUrl, saving, onSave, onCancel }: Can
               <ShapeNode key={s.id} shape={s} onSelect={() => setSelected(s.id)} onMove={(x, y) => setShape(s.id, { x, y })} />
             ))}
             {doc.texts.map((t) => (
-              <Text
-                key={t.id}
-                text={t.text}
-                x={t.x}
-                y={t.y}
-                fontSize={t.fontSize}
-                fontFamily={t.fontFamily}
-                fontStyle="bold"
-                fill={t.fill}
-                stroke={t.strokeWidth > 0 ? t.stroke : undefined}
-                strokeWidth={t.strokeWidth}
-                fillAfterStrokeEnabled
-                draggable
-                onMouseDown={() => setSelected(t.id)}
-                onTap={() => setSelected(t.id)}
-                onDragEnd={(e) => setText(t.id, { x: Math.round(e.target.x()), y: Math.round(e.target.y()) })}
-              />
+              <TextNode key={t.id} layer={t} onSelect={() => setSelected(t.id)} onMove={(x, y) => setText(t.id, { x, y })} />
             ))}
             {text ? <SelectionBox layer={text} /> : null}
-            {shape ? (
-              <Rect
-                x={shape.x - shape.strokeWidth - 8}
-                y={shape.y - shape.strokeWidth - 8}
-                width={shape.width + 2 * shape.strokeWidth + 16}
-                height={shape.height + 2 * shape.strokeWidth + 16}
-                stroke="#1677ff"
-                strokeWidth={4}
-                dash={[16, 8]}
-                listening={false}
-              />
-            ) : null}
+            {shape ? <ShapeSelection shape={shape} /> : null}
           </Layer>
         </Stage>
       </div>
@@ -280,6 +253,44 @@ export default function CanvasEditor({ imageUrl, saving, onSave, onCancel }: Can
         </div>
       </div>
     </div>
+  );
+}
+
+/** One text layer; dragging it records one undo step when dropped. */
+function TextNode({ layer: t, onSelect, onMove }: { layer: TextLayer; onSelect(): void; onMove(x: number, y: number): void }) {
+  return (
+    <Text
+      text={t.text}
+      x={t.x}
+      y={t.y}
+      fontSize={t.fontSize}
+      fontFamily={t.fontFamily}
+      fontStyle="bold"
+      fill={t.fill}
+      stroke={t.strokeWidth > 0 ? t.stroke : undefined}
+      strokeWidth={t.strokeWidth}
+      fillAfterStrokeEnabled
+      draggable
+      onMouseDown={onSelect}
+      onTap={onSelect}
+      onDragEnd={(e) => onMove(Math.round(e.target.x()), Math.round(e.target.y()))}
+    />
+  );
+}
+
+/** The dashed outline around the selected shape (not exported: the selection is cleared before saving). */
+function ShapeSelection({ shape }: { shape: ShapeLayer }) {
+  return (
+    <Rect
+      x={shape.x - shape.strokeWidth - 8}
+      y={shape.y - shape.strokeWidth - 8}
+      width={shape.width + 2 * shape.strokeWidth + 16}
+      height={shape.height + 2 * shape.strokeWidth + 16}
+      stroke="#1677ff"
+      strokeWidth={4}
+      dash={[16, 8]}
+      listening={false}
+    />
   );
 }
 
