@@ -65,7 +65,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   flags.flags.useAttributes(flagAttributes({ users: user.users, platforms: async (id) => (await publishing.repo.countAccounts(id)).map((r) => r.platform) }));
   // The operators' console: roles, recent verification and the audit log over the account modules.
   const admin = createAdmin(config, { db: infra.db, clock, codes: auth.codes, sessions: auth.sessions, vip });
-  const adminConsole = createAdminConsole({ admin, vip, notice, db: infra.db, clock, jobs });
+  const adminConsole = createAdminConsole({ admin, vip, notice, db: infra.db, clock, jobs, llms: content.writing.llms, lexicon: content.lexicon.lexicon });
 
   return {
     config,
@@ -137,8 +137,8 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
   const files = createFiles(config, { db, log, dataDir });
   const { storage } = files;
   const drafts = createDrafts({ db, clock });
-  const lexicon = createLexicon({ db });
-  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, drafts: drafts.repo, files: files.repo, lexicon: lexicon.lexicon });
+  const lexicon = createLexicon({ db, cacheBus });
+  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, drafts: drafts.repo, files: files.repo, lexicon: lexicon.lexicon, cacheBus });
   const publishing = createPublishing(config, { db, key, clock, log, jobs, publicUrl, dataDir, storage, fetcher, notify: notice.personal.notify, cacheBus });
   const imagegen = createImageGenerator(config, fetcher);
   const graphic = createGraphic({

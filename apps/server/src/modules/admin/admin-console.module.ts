@@ -13,6 +13,10 @@ import { AdminDashboardService } from './admin-dashboard.service.js';
 import { AdminNoticesService } from './admin-notices.service.js';
 import { dashboardRoutes, noticesRoutes } from './admin-dashboard.routes.js';
 import { DashboardRepo } from './dashboard.repo.js';
+import { AdminModelsService } from './admin-models.service.js';
+import { modelsRoutes } from './admin-models.routes.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
+import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 
 export interface AdminConsoleDeps {
   admin: AdminModule;
@@ -21,10 +25,13 @@ export interface AdminConsoleDeps {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
+  /** The writer's model registry and the sensitive-word check (模型与来源). */
+  llms: LlmRegistry;
+  lexicon: SensitiveLexicon;
 }
 
 /**
- * The console pages over other areas (catalogue, codes): services that join an area's write and its audit entry in one
+ * The console pages over other areas (catalogue, codes, models and lexicon): services that join an area's write and its audit entry in one
  * transaction. Access, users and orders are `admin.module.ts`'s; these routes go through the same role helper.
  */
 export function createAdminConsole(d: AdminConsoleDeps) {
@@ -34,6 +41,7 @@ export function createAdminConsole(d: AdminConsoleDeps) {
     codes: new AdminCodesService(d.vip.redeemCodes, d.admin.audit),
     dashboard: new AdminDashboardService(new DashboardRepo(d.db), d.jobs, d.clock, d.admin.audit, d.db),
     notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
+    models: new AdminModelsService(d.db, d.llms, d.lexicon, d.admin.audit),
   };
 }
 
@@ -45,4 +53,5 @@ export async function registerAdminConsole(api: FastifyInstance, m: AdminConsole
   await api.register(codesRoutes(m.routes, m.codes));
   await api.register(dashboardRoutes(m.routes, m.dashboard));
   await api.register(noticesRoutes(m.routes, m.notices));
+  await api.register(modelsRoutes(m.routes, m.models));
 }

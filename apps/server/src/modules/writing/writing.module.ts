@@ -3,6 +3,7 @@ import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { InvalidationBus } from '../../cache/bus.js';
 import { LlmRegistry } from '../llm/llm-registry.js';
 import { createSearchProvider } from '../../integrations/search/index.js';
 import type { JobQueue } from '../../jobs/types.js';
@@ -31,6 +32,8 @@ export interface WritingModuleDeps {
   /** Quoted documents tasks read. */
   files: Pick<FileRepo, 'files'>;
   lexicon: SensitiveLexicon;
+  /** Console changes to the models reach every process's registry through it. */
+  cacheBus?: InvalidationBus;
 }
 
 /** The worker's sweep for tasks whose worker died (heartbeat older than STALE_MS, see task.service.ts). */
@@ -39,7 +42,7 @@ const SWEEP_MS = 5_000;
 
 /** AI writing: models, search, the home page's settings, tasks and their event streams. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
-  const llms = new LlmRegistry(d.db, d.key, config);
+  const llms = new LlmRegistry(d.db, d.key, config, d.cacheBus);
   const search = createSearchProvider(config);
   const repo = new WritingRepo(d.db);
   const signals = new TaskSignals();
