@@ -91,3 +91,29 @@ export const adminLexiconPageSchema = pageOf(adminLexiconWordSchema).extend({ bu
 export const adminLexiconWordBody = z.object({
   word: z.string({ error: '请填写词语 word' }).trim().min(1, '请填写词语 word').max(50, '词语 word 最多50个字符'),
 });
+
+/** GET /admin/sources: the search vendors and trends sources configured in the environment (never their keys). */
+export const adminSourceSchema = z.object({
+  kind: z.enum(['search', 'trends']),
+  id: z.string(),
+  name: z.string(),
+  /** Set up in the environment (SEARCH_PROVIDER, TRENDS_SOURCES) or added with the admin CLI (feeds). */
+  configured: z.boolean(),
+  /** Only configured environment sources can be switched here; CLI feeds keep their own switch (topic:source:*). */
+  switchable: z.boolean(),
+  enabled: z.boolean(),
+  /** False for the bundled trends snapshot. */
+  live: z.boolean(),
+  lastFetchedAt: z.string().nullable(),
+  ok: z.boolean().nullable(),
+  error: z.string().nullable(),
+});
+export type AdminSource = z.infer<typeof adminSourceSchema>;
+export const adminSourceListSchema = z.object({ records: z.array(adminSourceSchema) });
+
+/** POST /admin/sources/switch */
+export const adminSourceSwitchBody = z.object({
+  kind: z.enum(['search', 'trends'], { error: '类型 kind 必须是 search 或 trends' }),
+  id: z.string({ error: '请填写来源 id' }).trim().min(1, '请填写来源 id').max(300),
+  enabled: z.boolean({ error: '请填写 enabled（true 或 false）' }),
+});

@@ -10,6 +10,9 @@ import type {
   adminModelSaveBody,
   adminModelSchema,
   adminModelTestSchema,
+  adminSourceListSchema,
+  adminSourceSchema,
+  adminSourceSwitchBody,
 } from './admin-models.js';
 import type {
   adminAuditPageSchema,
@@ -382,6 +385,8 @@ export interface ApiRoutes {
   '/admin/lexicon': Get<typeof adminLexiconPageSchema, typeof adminLexiconQuery>;
   '/admin/lexicon/add': Post<typeof adminLexiconWordSchema, typeof adminLexiconWordBody>;
   '/admin/lexicon/remove': Post<typeof adminLexiconWordSchema, typeof adminLexiconWordBody>;
+  '/admin/sources': Get<typeof adminSourceListSchema>;
+  '/admin/sources/switch': Post<typeof adminSourceSchema, typeof adminSourceSwitchBody>;
   // notices and feedback
   '/notice/bubble': Get<typeof noticeBubbleSchema>;
   '/notice/v2/list': Get<typeof noticePageSchema, typeof noticeListQuery>;

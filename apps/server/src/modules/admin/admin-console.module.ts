@@ -17,6 +17,10 @@ import { AdminModelsService } from './admin-models.service.js';
 import { modelsRoutes } from './admin-models.routes.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
 import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
+import type { SearchProvider } from '../../integrations/search/types.js';
+import type { TopicService } from '../topic/topic.service.js';
+import type { SourceSwitches } from '../sources/sources.service.js';
+import { AdminSourcesService } from './admin-sources.service.js';
 
 export interface AdminConsoleDeps {
   admin: AdminModule;
@@ -28,6 +32,10 @@ export interface AdminConsoleDeps {
   /** The writer's model registry and the sensitive-word check (模型与来源). */
   llms: LlmRegistry;
   lexicon: SensitiveLexicon;
+  /** The configured search vendor, the topic area (its trends sources) and the console's switches over them. */
+  search: SearchProvider;
+  topics: TopicService;
+  switches: SourceSwitches;
 }
 
 /**
@@ -42,6 +50,7 @@ export function createAdminConsole(d: AdminConsoleDeps) {
     dashboard: new AdminDashboardService(new DashboardRepo(d.db), d.jobs, d.clock, d.admin.audit, d.db),
     notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
     models: new AdminModelsService(d.db, d.llms, d.lexicon, d.admin.audit),
+    sources: new AdminSourcesService(d.db, d.search, d.topics, d.switches, d.admin.audit),
   };
 }
 
@@ -53,5 +62,5 @@ export async function registerAdminConsole(api: FastifyInstance, m: AdminConsole
   await api.register(codesRoutes(m.routes, m.codes));
   await api.register(dashboardRoutes(m.routes, m.dashboard));
   await api.register(noticesRoutes(m.routes, m.notices));
-  await api.register(modelsRoutes(m.routes, m.models));
+  await api.register(modelsRoutes(m.routes, m.models, m.sources));
 }

@@ -9,16 +9,20 @@ import {
   adminModelSaveBody,
   adminModelSchema,
   adminModelTestSchema,
+  adminSourceListSchema,
+  adminSourceSchema,
+  adminSourceSwitchBody,
 } from '@inkstone/shared';
 import type { AdminRoutes } from './admin-route.js';
 import type { AdminModelsService } from './admin-models.service.js';
+import type { AdminSourcesService } from './admin-sources.service.js';
 
 /**
  * 模型与来源: everyone in the console reads; operators write, keys included. Keys are not an owner's act because
  * they are write-only (nobody reads one back, the audit records only 已设置 / 已更改) and an operator already
  * controls what a key is for (base URL, enabled, default); a change is audited and can be reverted by the next one.
  */
-export function modelsRoutes(r: AdminRoutes, service: AdminModelsService) {
+export function modelsRoutes(r: AdminRoutes, service: AdminModelsService, sources: AdminSourcesService) {
   return async (app: FastifyInstance) => {
     r.route(app, { method: 'GET', url: '/admin/models', role: 'viewer', summary: '模型配置（API Key 只显示是否设置）', reply: adminModelListSchema }, () => service.list());
 
@@ -57,6 +61,14 @@ export function modelsRoutes(r: AdminRoutes, service: AdminModelsService) {
       app,
       { method: 'POST', url: '/admin/lexicon/remove', role: 'operator', summary: '删除后台添加的敏感词（内置词不可删除）', body: adminLexiconWordBody, reply: adminLexiconWordSchema },
       ({ body, actor }) => service.removeWord(actor, body.word),
+    );
+
+    r.route(app, { method: 'GET', url: '/admin/sources', role: 'viewer', summary: '搜索与热榜来源（只显示是否配置，不显示密钥）', reply: adminSourceListSchema }, () => sources.list());
+
+    r.route(
+      app,
+      { method: 'POST', url: '/admin/sources/switch', role: 'operator', summary: '停用或启用一个已配置的来源（立即生效）', body: adminSourceSwitchBody, reply: adminSourceSchema },
+      ({ body, actor }) => sources.setEnabled(actor, body),
     );
   };
 }
