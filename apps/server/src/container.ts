@@ -71,6 +71,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     search: content.writing.search,
     topics: content.topic.service,
     switches: content.sources.switches,
+    flags: { file: config.FEATURES_FILE ?? null, payload: flags.flags.payload },
   });
 
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './common.js';
+import { growthbookPayloadSchema } from './flags.js';
 
 /**
  * 模型与来源 in the console (/api/admin/models, /api/admin/lexicon): model configurations whose API keys are
@@ -116,4 +117,11 @@ export const adminSourceSwitchBody = z.object({
   kind: z.enum(['search', 'trends'], { error: '类型 kind 必须是 search 或 trends' }),
   id: z.string({ error: '请填写来源 id' }).trim().min(1, '请填写来源 id').max(300),
   enabled: z.boolean({ error: '请填写 enabled（true 或 false）' }),
+});
+
+/** GET /admin/flags: the GrowthBook payload the server serves (read-only: it comes from FEATURES_FILE, read at start-up). */
+export const adminFlagsSchema = z.object({
+  /** FEATURES_FILE as configured, or null when the built-in defaults (every flag off) are served. */
+  file: z.string().nullable(),
+  payload: growthbookPayloadSchema,
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { recallChannelBody } from './activity.js';
 import type {
+  adminFlagsSchema,
   adminLexiconPageSchema,
   adminLexiconQuery,
   adminLexiconWordBody,
@@ -387,6 +388,7 @@ export interface ApiRoutes {
   '/admin/lexicon/remove': Post<typeof adminLexiconWordSchema, typeof adminLexiconWordBody>;
   '/admin/sources': Get<typeof adminSourceListSchema>;
   '/admin/sources/switch': Post<typeof adminSourceSchema, typeof adminSourceSwitchBody>;
+  '/admin/flags': Get<typeof adminFlagsSchema>;
   // notices and feedback
   '/notice/bubble': Get<typeof noticeBubbleSchema>;
   '/notice/v2/list': Get<typeof noticePageSchema, typeof noticeListQuery>;

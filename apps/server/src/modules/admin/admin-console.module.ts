@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { GrowthbookPayload } from '@inkstone/shared';
 import type { VipModule } from '../vip/vip.module.js';
 import type { AdminModule } from './admin.module.js';
 import { AdminCatalogueService } from './admin-catalogue.service.js';
@@ -36,6 +37,8 @@ export interface AdminConsoleDeps {
   search: SearchProvider;
   topics: TopicService;
   switches: SourceSwitches;
+  /** The GrowthBook payload served (read-only in the console) and the file it came from. */
+  flags: { file: string | null; payload: GrowthbookPayload };
 }
 
 /**
@@ -51,6 +54,7 @@ export function createAdminConsole(d: AdminConsoleDeps) {
     notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
     models: new AdminModelsService(d.db, d.llms, d.lexicon, d.admin.audit),
     sources: new AdminSourcesService(d.db, d.search, d.topics, d.switches, d.admin.audit),
+    flags: d.flags,
   };
 }
 
@@ -62,5 +66,5 @@ export async function registerAdminConsole(api: FastifyInstance, m: AdminConsole
   await api.register(codesRoutes(m.routes, m.codes));
   await api.register(dashboardRoutes(m.routes, m.dashboard));
   await api.register(noticesRoutes(m.routes, m.notices));
-  await api.register(modelsRoutes(m.routes, m.models, m.sources));
+  await api.register(modelsRoutes(m.routes, m.models, m.sources, m.flags));
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  adminFlagsSchema,
   adminLexiconPageSchema,
   adminLexiconQuery,
   adminLexiconWordBody,
@@ -13,6 +14,7 @@ import {
   adminSourceSchema,
   adminSourceSwitchBody,
 } from '@inkstone/shared';
+import type { GrowthbookPayload } from '@inkstone/shared';
 import type { AdminRoutes } from './admin-route.js';
 import type { AdminModelsService } from './admin-models.service.js';
 import type { AdminSourcesService } from './admin-sources.service.js';
@@ -22,7 +24,7 @@ import type { AdminSourcesService } from './admin-sources.service.js';
  * they are write-only (nobody reads one back, the audit records only 已设置 / 已更改) and an operator already
  * controls what a key is for (base URL, enabled, default); a change is audited and can be reverted by the next one.
  */
-export function modelsRoutes(r: AdminRoutes, service: AdminModelsService, sources: AdminSourcesService) {
+export function modelsRoutes(r: AdminRoutes, service: AdminModelsService, sources: AdminSourcesService, flags: { file: string | null; payload: GrowthbookPayload }) {
   return async (app: FastifyInstance) => {
     r.route(app, { method: 'GET', url: '/admin/models', role: 'viewer', summary: '模型配置（API Key 只显示是否设置）', reply: adminModelListSchema }, () => service.list());
 
@@ -70,5 +72,8 @@ export function modelsRoutes(r: AdminRoutes, service: AdminModelsService, source
       { method: 'POST', url: '/admin/sources/switch', role: 'operator', summary: '停用或启用一个已配置的来源（立即生效）', body: adminSourceSwitchBody, reply: adminSourceSchema },
       ({ body, actor }) => sources.setEnabled(actor, body),
     );
+
+    // Read-only: FlagsService reads FEATURES_FILE once at start-up; editing here would need a database override layer.
+    r.route(app, { method: 'GET', url: '/admin/flags', role: 'viewer', summary: '功能开关（当前下发的 GrowthBook 配置，只读）', reply: adminFlagsSchema }, async () => flags);
   };
 }

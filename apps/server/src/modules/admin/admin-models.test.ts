@@ -167,6 +167,16 @@ describeOnDatabases('console models and sensitive words on %s', (db) => {
     }
   });
 
+  it('shows the feature flag payload the server serves, read-only', async () => {
+    const viewer = await loginAdmin(t, 'viewer');
+    const flags = await t.call<{ file: string | null; payload: { features: Record<string, unknown> } }>('GET', '/admin/flags', { token: viewer.token });
+    expect(flags.code, flags.msg).toBe(0);
+    expect(flags.data.file).toBeNull();
+    const served = (await (await fetch(`${t.url}/api/features`)).json()) as { features: Record<string, unknown> };
+    expect(flags.data.payload.features).toEqual(served.features);
+    expect(Object.keys(flags.data.payload.features).length).toBeGreaterThan(0);
+  });
+
   it('a word an operator adds refuses writing tasks at once (933); removed, the same prompt passes; bundled words stay', async () => {
     const word = `后台禁词${Math.floor(Math.random() * 1e6)}`;
     const task = () => t.call('POST', '/mp/task/create', { token: writer.tokenValue, body: { createType: 'article', content: `介绍一下${word}`, modelConfigType: 'offline' } });
