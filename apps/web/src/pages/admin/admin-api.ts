@@ -59,6 +59,9 @@ export const adminApi = {
   lexicon: (q: ApiQuery<'/admin/lexicon'>) => withReauth(() => api.get('/admin/lexicon', q, quiet)),
   addWord: (word: string) => withReauth(() => api.post('/admin/lexicon/add', { word }, quiet)),
   removeWord: (word: string) => withReauth(() => api.post('/admin/lexicon/remove', { word }, quiet)),
+  sources: () => withReauth(() => api.get('/admin/sources', undefined, quiet)),
+  switchSource: (body: ApiBody<'/admin/sources/switch'>) => withReauth(() => api.post('/admin/sources/switch', body, quiet)),
+  flags: () => withReauth(() => api.get('/admin/flags', undefined, quiet)),
 
   audit: (q: AdminAuditQuery) => withReauth(() => api.get('/admin/audit', q, quiet)),
   /** A CSV file, outside the typed map (it answers a file, not the envelope). */

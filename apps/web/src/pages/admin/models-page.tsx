@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Form, Input, InputNumber, Modal, Segmented, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
-import { adminRoleAtLeast, type AdminLexiconWord, type AdminModel } from '@inkstone/shared';
+import { adminRoleAtLeast, type AdminLexiconWord, type AdminModel, type AdminSource } from '@inkstone/shared';
 import type { AdminMe } from '../../api/admin';
 import { dateTime } from '../../features/vip/format';
 import { adminApi } from './admin-api';
+import { pretty } from './format';
 
 const PAGE_SIZE = 20;
 const CAPABILITIES = [
@@ -22,6 +23,8 @@ export default function ModelsPage({ me }: { me: AdminMe }) {
       items={[
         { key: 'models', label: '模型配置', children: <ModelsTab canWrite={canWrite} /> },
         { key: 'lexicon', label: '敏感词', children: <LexiconTab canWrite={canWrite} /> },
+        { key: 'sources', label: '搜索与热榜来源', children: <SourcesTab canWrite={canWrite} /> },
+        { key: 'flags', label: '功能开关', children: <FlagsTab /> },
       ]}
     />
   );
@@ -283,6 +286,96 @@ function LexiconTab({ canWrite }: { canWrite: boolean }) {
           },
         ]}
       />
+    </Card>
+  );
+}
+
+function SourcesTab({ canWrite }: { canWrite: boolean }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const list = useQuery({ queryKey: ['admin', 'sources'], queryFn: () => adminApi.sources(), retry: false });
+  const toggle = useMutation({
+    mutationFn: (s: AdminSource) => adminApi.switchSource({ kind: s.kind, id: s.id, enabled: !s.enabled }),
+    onSuccess: async (s) => {
+      message.success(`${s.name} 已${s.enabled ? '启用' : '停用'}，立即生效`);
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'sources'] });
+    },
+  });
+  return (
+    <Card title="搜索与热榜来源">
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 12 }}
+        title="来源在服务器环境中配置（SEARCH_PROVIDER、TRENDS_SOURCES），这里只显示是否配置，不显示密钥；已配置的来源可在此停用或重新启用，立即生效。命令行添加的订阅源请用 topic:source:* 命令切换。"
+      />
+      {list.isError ? <Alert type="error" showIcon title={`加载失败：${list.error.message}`} style={{ marginBottom: 12 }} /> : null}
+      <Table<AdminSource>
+        rowKey={(r) => `${r.kind}:${r.id}`}
+        size="small"
+        loading={list.isFetching}
+        dataSource={list.data?.records ?? []}
+        pagination={false}
+        locale={{ emptyText: <Empty description="没有来源" /> }}
+        columns={[
+          { title: '类型', dataIndex: 'kind', render: (k: AdminSource['kind']) => (k === 'search' ? '联网搜索' : '热榜') },
+          { title: '来源', dataIndex: 'name', render: (n: string, r) => (r.live ? n : `${n}（内置快照）`) },
+          { title: 'ID', dataIndex: 'id', render: (id: string) => <code>{id}</code> },
+          { title: '配置', dataIndex: 'configured', render: (c: boolean) => (c ? <Tag color="green">已配置</Tag> : <Tag>未配置</Tag>) },
+          {
+            title: '最近抓取',
+            key: 'fetch',
+            render: (_: unknown, r) =>
+              r.kind === 'search' ? '—' : r.lastFetchedAt ? `${dateTime(r.lastFetchedAt)} ${r.ok === false ? `失败：${r.error ?? ''}` : '成功'}` : '尚未抓取',
+          },
+          {
+            title: '启用',
+            key: 'enabled',
+            render: (_: unknown, r) =>
+              r.configured ? (
+                <Switch
+                  checked={r.enabled}
+                  disabled={!canWrite || !r.switchable}
+                  loading={toggle.isPending && toggle.variables?.id === r.id && toggle.variables.kind === r.kind}
+                  onChange={() => toggle.mutate(r)}
+                  data-testid={`admin-source-${r.kind}-${r.id}`}
+                />
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function FlagsTab() {
+  const flags = useQuery({ queryKey: ['admin', 'flags'], queryFn: () => adminApi.flags(), retry: false });
+  const data = flags.data;
+  return (
+    <Card title="功能开关（只读）" loading={flags.isLoading}>
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 12 }}
+        title={`当前下发给客户端的 GrowthBook 配置，来自${data?.file ? ` FEATURES_FILE（${data.file}）` : '内置默认值（全部关闭）'}，服务器启动时读取一次；修改需编辑该文件并重启，后台暂不支持编辑。`}
+      />
+      {flags.isError ? <Alert type="error" showIcon title={`加载失败：${flags.error.message}`} /> : null}
+      {data ? (
+        <Table
+          rowKey="key"
+          size="small"
+          pagination={false}
+          dataSource={Object.entries(data.payload.features).map(([key, def]) => ({ key, def }))}
+          locale={{ emptyText: <Empty description="没有功能开关" /> }}
+          columns={[
+            { title: '开关', dataIndex: 'key', render: (k: string) => <code>{k}</code> },
+            { title: '定义（默认值与规则）', dataIndex: 'def', render: (d: unknown) => <pre className="admin-pre">{pretty(d)}</pre> },
+          ]}
+          data-testid="admin-flags"
+        />
+      ) : null}
     </Card>
   );
 }
