@@ -66,7 +66,14 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   flags.flags.useAttributes(flagAttributes({ users: user.users, platforms: async (id) => (await publishing.repo.countAccounts(id)).map((r) => r.platform) }));
   // The operators' console: roles, recent verification and the audit log over the account modules.
   const admin = createAdmin(config, { db: infra.db, clock, codes: auth.codes, sessions: auth.sessions, vip });
-  const adminConsole = createAdminConsole({ admin, vip, notice, db: infra.db, clock, jobs, llms: content.writing.llms,
+  const adminConsole = createAdminConsole({
+    admin,
+    vip,
+    notice,
+    db: infra.db,
+    clock,
+    jobs,
+    llms: content.writing.llms,
     lexicon: content.lexicon.lexicon,
     search: content.writing.search,
     topics: content.topic.service,
@@ -146,7 +153,20 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
   const drafts = createDrafts({ db, clock });
   const lexicon = createLexicon({ db, cacheBus });
   const sources = createSources({ db, cacheBus });
-  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, drafts: drafts.repo, files: files.repo, lexicon: lexicon.lexicon, cacheBus, switches: sources.switches });
+  const writing = createWriting(config, {
+    db,
+    key,
+    clock,
+    log,
+    jobs,
+    points,
+    users,
+    drafts: drafts.repo,
+    files: files.repo,
+    lexicon: lexicon.lexicon,
+    cacheBus,
+    switches: sources.switches,
+  });
   const publishing = createPublishing(config, { db, key, clock, log, jobs, publicUrl, dataDir, storage, fetcher, notify: notice.personal.notify, cacheBus });
   const imagegen = createImageGenerator(config, fetcher);
   const graphic = createGraphic({

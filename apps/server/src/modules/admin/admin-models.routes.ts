@@ -61,11 +61,20 @@ export function modelsRoutes(r: AdminRoutes, service: AdminModelsService, source
 
     r.route(
       app,
-      { method: 'POST', url: '/admin/lexicon/remove', role: 'operator', summary: '删除后台添加的敏感词（内置词不可删除）', body: adminLexiconWordBody, reply: adminLexiconWordSchema },
+      {
+        method: 'POST',
+        url: '/admin/lexicon/remove',
+        role: 'operator',
+        summary: '删除后台添加的敏感词（内置词不可删除）',
+        body: adminLexiconWordBody,
+        reply: adminLexiconWordSchema,
+      },
       ({ body, actor }) => service.removeWord(actor, body.word),
     );
 
-    r.route(app, { method: 'GET', url: '/admin/sources', role: 'viewer', summary: '搜索与热榜来源（只显示是否配置，不显示密钥）', reply: adminSourceListSchema }, () => sources.list());
+    r.route(app, { method: 'GET', url: '/admin/sources', role: 'viewer', summary: '搜索与热榜来源（只显示是否配置，不显示密钥）', reply: adminSourceListSchema }, () =>
+      sources.list(),
+    );
 
     r.route(
       app,

@@ -85,7 +85,8 @@ export class AdminModelsService {
   }
 
   async create(actor: AdminActor, input: ModelInput): Promise<AdminModel> {
-    if (input.id === OFFLINE_MODEL_ID || this.llms.configured.some((c) => c.id === input.id)) throw appError(ErrorCode.CONFLICT, `模型 ${input.id} 已由服务器配置提供，不能在后台添加`);
+    if (input.id === OFFLINE_MODEL_ID || this.llms.configured.some((c) => c.id === input.id))
+      throw appError(ErrorCode.CONFLICT, `模型 ${input.id} 已由服务器配置提供，不能在后台添加`);
     if (!input.apiKey) throw appError(ErrorCode.VALIDATION, '新模型需要填写 API Key apiKey');
     const values = { ...input, pointsFeature: input.pointsFeature ?? null };
     const saved = await this.db.transaction(async (tx) => {
@@ -176,7 +177,13 @@ export class AdminModelsService {
         throw appError(ErrorCode.NOT_FOUND, `词库中没有后台添加的「${word}」`);
       }
       await this.lexicon.removeIn(tx, word);
-      await this.audit.record(tx, actor, { action: 'lexicon.remove', targetType: 'sensitive_word', targetId: word, before: { word, enabled: true }, after: { word, enabled: false } });
+      await this.audit.record(tx, actor, {
+        action: 'lexicon.remove',
+        targetType: 'sensitive_word',
+        targetId: word,
+        before: { word, enabled: true },
+        after: { word, enabled: false },
+      });
     });
     this.lexicon.changed();
     return { word, source: 'added', createdAt: null };

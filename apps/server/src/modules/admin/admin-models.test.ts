@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  ErrorCode,
-  type AdminAuditEntry,
-  type AdminLexiconWord,
-  type AdminModel,
-  type ModelItem,
-  type Page,
-} from '@inkstone/shared';
+import { ErrorCode, type AdminAuditEntry, type AdminLexiconWord, type AdminModel, type ModelItem, type Page } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { describeOnDatabases } from '../../test/database.js';
 import { loginAdmin, type TestAdmin } from '../../test/admin-helpers.js';
@@ -67,7 +60,15 @@ describeOnDatabases('console models and sensitive words on %s', (db) => {
   it('an operator adds a model: writers see it at once, the key is never shown or audited, and 连接测试 reaches the vendor', async () => {
     const made = await t.call<AdminModel>('POST', '/admin/models/create', { token: op.token, body: body({ pointsFeature: 'deep_write', capabilities: ['article'] }) });
     expect(made.code, made.msg).toBe(0);
-    expect(made.data).toMatchObject({ id: 'deepseek-x', label: '深度模型', source: 'admin', enabled: true, isDefault: false, pointsFeature: 'deep_write', capabilities: ['article'] });
+    expect(made.data).toMatchObject({
+      id: 'deepseek-x',
+      label: '深度模型',
+      source: 'admin',
+      enabled: true,
+      isDefault: false,
+      pointsFeature: 'deep_write',
+      capabilities: ['article'],
+    });
     expect(made.data.apiKey).toBe(`sk-…${standin.apiKey.slice(-4)}`);
 
     const list = await models();
@@ -99,7 +100,10 @@ describeOnDatabases('console models and sensitive words on %s', (db) => {
     expect(kept.data.label).toBe('深度模型二');
     expect((await t.call<TestResult>('POST', '/admin/models/test', { token: op.token, body: { id: 'deepseek-x' } })).data.ok).toBe(true);
     const [keptEntry] = await auditOf('model.update', 'deepseek-x');
-    expect(keptEntry).toMatchObject({ before: expect.objectContaining({ label: '深度模型', apiKey: '已设置' }), after: expect.objectContaining({ label: '深度模型二', apiKey: '已设置' }) });
+    expect(keptEntry).toMatchObject({
+      before: expect.objectContaining({ label: '深度模型', apiKey: '已设置' }),
+      after: expect.objectContaining({ label: '深度模型二', apiKey: '已设置' }),
+    });
 
     const wrongKey = 'sk-wrong-key-0000-9876';
     const changed = await t.call<AdminModel>('POST', '/admin/models/update', { token: op.token, body: body({ label: '深度模型二', apiKey: wrongKey }) });
@@ -123,9 +127,9 @@ describeOnDatabases('console models and sensitive words on %s', (db) => {
     const off = await t.call<AdminModel>('POST', '/admin/models/update', { token: op.token, body: body({ enabled: false }) });
     expect(off.data.enabled).toBe(false);
     expect((await writerModels()).map((m) => m.id)).toEqual(['cfg', 'offline']);
-    expect((await t.call('POST', '/mp/task/create', { token: writer.tokenValue, body: { createType: 'article', content: '写一篇骑行文章', modelConfigType: 'deepseek-x' } })).code).toBe(
-      ErrorCode.MODEL_UNAVAILABLE,
-    );
+    expect(
+      (await t.call('POST', '/mp/task/create', { token: writer.tokenValue, body: { createType: 'article', content: '写一篇骑行文章', modelConfigType: 'deepseek-x' } })).code,
+    ).toBe(ErrorCode.MODEL_UNAVAILABLE);
 
     await t.call('POST', '/admin/models/update', { token: op.token, body: body({ enabled: true, isDefault: true }) });
     expect((await writerModels()).find((m) => m.isDefault)?.id).toBe('deepseek-x');

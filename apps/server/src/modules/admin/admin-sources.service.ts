@@ -29,22 +29,31 @@ export class AdminSourcesService {
     const searchOff = await this.switches.off('search');
     const search = SEARCH_VENDORS.map((v): AdminSource => {
       const configured = this.search.enabled && this.search.name === v.id;
-      return { kind: 'search', id: v.id, name: v.name, configured, switchable: configured, enabled: configured && !searchOff.has(v.id), live: true, lastFetchedAt: null, ok: null, error: null };
+      return {
+        kind: 'search',
+        id: v.id,
+        name: v.name,
+        configured,
+        switchable: configured,
+        enabled: configured && !searchOff.has(v.id),
+        live: true,
+        lastFetchedAt: null,
+        ok: null,
+        error: null,
+      };
     });
-    const trends = (await this.topics.feedList()).map(
-      (f): AdminSource => ({
-        kind: 'trends',
-        id: f.source,
-        name: f.name,
-        configured: true,
-        switchable: f.origin === 'TRENDS_SOURCES',
-        enabled: f.enabled,
-        live: f.source !== 'snapshot',
-        lastFetchedAt: f.lastFetchedAt,
-        ok: f.ok,
-        error: f.error,
-      }),
-    );
+    const trends = (await this.topics.feedList()).map((f): AdminSource => ({
+      kind: 'trends',
+      id: f.source,
+      name: f.name,
+      configured: true,
+      switchable: f.origin === 'TRENDS_SOURCES',
+      enabled: f.enabled,
+      live: f.source !== 'snapshot',
+      lastFetchedAt: f.lastFetchedAt,
+      ok: f.ok,
+      error: f.error,
+    }));
     return { records: [...search, ...trends] };
   }
 

@@ -63,7 +63,10 @@ describeOnDatabases('console sources on/off on %s', (db) => {
     expect(off.code, off.msg).toBe(0);
     expect(off.data).toMatchObject({ id: 'bocha', enabled: false });
     expect(await status()).toMatchObject({ enabled: false, reason: '联网搜索已暂停' });
-    const refused = await t.call('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'article', content: '写一篇骑行文章', onlineSearch: true, modelConfigType: 'offline' } });
+    const refused = await t.call('POST', '/mp/task/create', {
+      token: user.tokenValue,
+      body: { createType: 'article', content: '写一篇骑行文章', onlineSearch: true, modelConfigType: 'offline' },
+    });
     expect(refused.code).toBe(ErrorCode.SEARCH_NOT_CONFIGURED);
     expect(refused.msg).toContain('联网搜索已暂停');
     expect((await list()).find((r) => r.id === 'bocha')!.enabled).toBe(false);

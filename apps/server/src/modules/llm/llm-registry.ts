@@ -98,21 +98,20 @@ export class LlmRegistry {
     if (force || Date.now() - this.loadedAt > DB_CACHE_MS) {
       const rows = (await this.repo.list()).filter((r) => r.enabled && !this.fromConfig.some((c) => c.id === r.id));
       this.dbDefault = rows.find((r) => r.isDefault)?.id ?? null;
-      this.dbModels = rows
-        .map((r) =>
-          this.entry(
-            {
-              id: r.id,
-              label: r.label,
-              baseURL: r.baseUrl,
-              model: r.model,
-              apiKey: decryptSecret(this.key, r.apiKeyEnc),
-              pointsFeature: r.pointsFeature ?? undefined,
-              capabilities: r.capabilities,
-            },
-            'admin',
-          ),
-        );
+      this.dbModels = rows.map((r) =>
+        this.entry(
+          {
+            id: r.id,
+            label: r.label,
+            baseURL: r.baseUrl,
+            model: r.model,
+            apiKey: decryptSecret(this.key, r.apiKeyEnc),
+            pointsFeature: r.pointsFeature ?? undefined,
+            capabilities: r.capabilities,
+          },
+          'admin',
+        ),
+      );
       this.loadedAt = Date.now();
     }
     return this.dbModels;

@@ -128,7 +128,16 @@ export class TopicService {
       return { lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null, ok: st?.ok ?? null, error: st?.error ?? null, itemCount: st?.itemCount ?? 0 };
     };
     return [
-      ...this.sources.map((src) => ({ id: null, source: src.id, name: src.name, url: null, track: src.track ?? null, enabled: !off.has(src.id), origin: 'TRENDS_SOURCES', ...state(src.id) })),
+      ...this.sources.map((src) => ({
+        id: null,
+        source: src.id,
+        name: src.name,
+        url: null,
+        track: src.track ?? null,
+        enabled: !off.has(src.id),
+        origin: 'TRENDS_SOURCES',
+        ...state(src.id),
+      })),
       ...rows.map((r) => {
         const src = this.deps.feedSource(r);
         return { id: r.id, source: src.id, name: r.name, url: r.url, track: r.track, enabled: r.enabled, origin: 'admin', ...state(src.id) };

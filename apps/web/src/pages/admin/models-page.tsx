@@ -41,7 +41,11 @@ function ModelsTab({ canWrite }: { canWrite: boolean }) {
       else
         modal.error({
           title: `${id} 连接失败（${r.latencyMs} ms）`,
-          content: <pre className="admin-pre" data-testid="admin-model-test-error">{r.error}</pre>,
+          content: (
+            <pre className="admin-pre" data-testid="admin-model-test-error">
+              {r.error}
+            </pre>
+          ),
         });
     },
   });
@@ -152,13 +156,21 @@ function ModelModal({ model, onClose }: { model: AdminModel | null; onClose: () 
   return (
     <Modal open title={model ? `编辑模型 ${model.id}` : '添加模型'} okText="保存" confirmLoading={save.isPending} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden>
       <Form<ModelForm> form={form} layout="vertical" initialValues={initial} onFinish={(v) => save.mutate(v)} data-testid="admin-model-form">
-        <Form.Item name="id" label="模型 ID（写作请求中的 modelConfigType）" rules={[{ required: true, pattern: /^[\w.-]{1,64}$/, message: '1到64位字母、数字、下划线、点或连字符' }]}>
+        <Form.Item
+          name="id"
+          label="模型 ID（写作请求中的 modelConfigType）"
+          rules={[{ required: true, pattern: /^[\w.-]{1,64}$/, message: '1到64位字母、数字、下划线、点或连字符' }]}
+        >
           <Input disabled={Boolean(model)} maxLength={64} />
         </Form.Item>
         <Form.Item name="label" label="显示名称" rules={[{ required: true, message: '请填写名称' }]}>
           <Input maxLength={50} />
         </Form.Item>
-        <Form.Item name="baseUrl" label="接口地址（OpenAI 兼容，如 https://api.deepseek.com/v1）" rules={[{ required: true, pattern: /^https?:\/\/\S+$/, message: '请填写 http(s) 地址' }]}>
+        <Form.Item
+          name="baseUrl"
+          label="接口地址（OpenAI 兼容，如 https://api.deepseek.com/v1）"
+          rules={[{ required: true, pattern: /^https?:\/\/\S+$/, message: '请填写 http(s) 地址' }]}
+        >
           <Input />
         </Form.Item>
         <Form.Item name="model" label="模型名" rules={[{ required: true, message: '请填写模型名' }]}>
@@ -224,7 +236,16 @@ function LexiconTab({ canWrite }: { canWrite: boolean }) {
   });
   const data = words.data;
   return (
-    <Card title="敏感词" extra={data ? <span className="muted">内置 {data.bundledCount} 个，后台添加 {data.addedCount} 个</span> : null}>
+    <Card
+      title="敏感词"
+      extra={
+        data ? (
+          <span className="muted">
+            内置 {data.bundledCount} 个，后台添加 {data.addedCount} 个
+          </span>
+        ) : null
+      }
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <Input.Search
           allowClear
@@ -250,7 +271,14 @@ function LexiconTab({ canWrite }: { canWrite: boolean }) {
         />
         {canWrite ? (
           <Space.Compact>
-            <Input placeholder="新敏感词" maxLength={50} value={word} onChange={(e) => setWord(e.target.value)} onPressEnter={() => word.trim() && add.mutate(word.trim())} data-testid="admin-lexicon-word" />
+            <Input
+              placeholder="新敏感词"
+              maxLength={50}
+              value={word}
+              onChange={(e) => setWord(e.target.value)}
+              onPressEnter={() => word.trim() && add.mutate(word.trim())}
+              data-testid="admin-lexicon-word"
+            />
             <Button type="primary" disabled={!word.trim()} loading={add.isPending} onClick={() => add.mutate(word.trim())} data-testid="admin-lexicon-add">
               添加
             </Button>
