@@ -124,3 +124,81 @@ test('an owner granted by the CLI refunds a paid VIP order from the console; the
     await srv.dispose();
   }
 });
+
+test('an owner manages 模型与来源: a model whose key is never shown again, 连接测试 reports the vendor error, a sensitive word refuses tasks until removed', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const srv = new OwnServer();
+  try {
+    await srv.start();
+    const api = await playwrightRequest.newContext({ baseURL: srv.baseURL, extraHTTPHeaders: { 'x-forwarded-for': '10.77.0.2' } });
+    const ownerPhone = randomPhone();
+    const owner = await apiLogin(api, { phone: ownerPhone });
+    await srv.stop();
+    expect(await srv.admin('role:grant', '--phone', ownerPhone, '--role', 'owner')).toContain('owner');
+    await srv.start();
+
+    const context = await browser.newContext({ baseURL: srv.baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+    const page = await context.newPage();
+    await seedSession(page, owner);
+    await page.goto('/admin/models');
+    await expect(page.getByTestId('admin-models')).toBeVisible();
+
+    // A model pointing at a port nobody listens on: saved with its key, which the table then shows only as sk-…last4.
+    const key = 'sk-e2e-secret-key-7f3a';
+    await page.getByTestId('admin-model-add').click();
+    const form = page.getByTestId('admin-model-form');
+    await form.getByLabel(/模型 ID/).fill('e2e-model');
+    await form.getByLabel('显示名称').fill('端到端模型');
+    await form.getByLabel(/接口地址/).fill('http://127.0.0.1:9/v1');
+    await form.getByLabel('模型名').fill('e2e-chat');
+    await form.getByLabel('API Key').fill(key);
+    await page.getByRole('button', { name: '保存' }).click();
+    await expect(page.locator('.ant-message')).toContainText('已添加 e2e-model');
+    const row = page.locator('tr', { hasText: 'e2e-model' });
+    await expect(row).toContainText('sk-…7f3a');
+    expect(await page.content()).not.toContain(key);
+
+    // Editing shows 留空则不修改 for the key.
+    await page.getByTestId('admin-model-edit-e2e-model').click();
+    await expect(page.getByTestId('admin-model-form').getByPlaceholder('留空则不修改')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('admin-model-test-e2e-model').click();
+    await expect(page.getByTestId('admin-model-test-error')).toContainText(/connection/i);
+    await page.getByRole('button', { name: /知道了|OK|确定/ }).click();
+
+    // A sensitive word: tasks containing it are refused at once (933), and pass again once it is removed.
+    const writer = await apiLogin(api);
+    const word = `端到端禁词${Date.now() % 100000}`;
+    const task = async () =>
+      (
+        await (
+          await api.post('/api/mp/task/create', {
+            headers: { [writer.tokenName]: writer.tokenValue },
+            data: { createType: 'article', content: `介绍一下${word}`, modelConfigType: 'offline' },
+          })
+        ).json()
+      ).code as number;
+    await page.getByRole('tab', { name: '敏感词' }).click();
+    await page.getByTestId('admin-lexicon-word').fill(word);
+    await page.getByTestId('admin-lexicon-add').click();
+    await expect(page.locator('.ant-message')).toContainText('立即生效');
+    expect(await task()).toBe(933);
+    await page.getByTestId('admin-lexicon-search').getByRole('searchbox').fill(word);
+    await page.getByTestId('admin-lexicon-search').getByRole('searchbox').press('Enter');
+    await page.getByTestId(`admin-lexicon-remove-${word}`).click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /确定|OK/ })
+      .click();
+    await expect(page.locator('.ant-message')).toContainText(`已删除「${word}」`);
+    expect(await task()).toBe(0);
+
+    await context.close();
+    await api.dispose();
+  } finally {
+    await srv.dispose();
+  }
+});

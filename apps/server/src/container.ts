@@ -26,6 +26,7 @@ import { createData } from './modules/data/data.module.js';
 import { createWriting } from './modules/writing/writing.module.js';
 import { createFiles } from './modules/files/files.module.js';
 import { createDrafts } from './modules/drafts/drafts.module.js';
+import { createSources } from './modules/sources/sources.module.js';
 import { createLexicon } from './modules/lexicon/lexicon.module.js';
 import { createSafeFetch } from './integrations/fetch/index.js';
 import { createGraphic } from './modules/graphic/graphic.module.js';
@@ -65,7 +66,20 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   flags.flags.useAttributes(flagAttributes({ users: user.users, platforms: async (id) => (await publishing.repo.countAccounts(id)).map((r) => r.platform) }));
   // The operators' console: roles, recent verification and the audit log over the account modules.
   const admin = createAdmin(config, { db: infra.db, clock, codes: auth.codes, sessions: auth.sessions, vip });
-  const adminConsole = createAdminConsole({ admin, vip, notice, db: infra.db, clock, jobs });
+  const adminConsole = createAdminConsole({
+    admin,
+    vip,
+    notice,
+    db: infra.db,
+    clock,
+    jobs,
+    llms: content.writing.llms,
+    lexicon: content.lexicon.lexicon,
+    search: content.writing.search,
+    topics: content.topic.service,
+    switches: content.sources.switches,
+    flags: { file: config.FEATURES_FILE ?? null, payload: flags.flags.payload },
+  });
 
   return {
     config,
@@ -137,8 +151,22 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
   const files = createFiles(config, { db, log, dataDir });
   const { storage } = files;
   const drafts = createDrafts({ db, clock });
-  const lexicon = createLexicon({ db });
-  const writing = createWriting(config, { db, key, clock, log, jobs, points, users, drafts: drafts.repo, files: files.repo, lexicon: lexicon.lexicon });
+  const lexicon = createLexicon({ db, cacheBus });
+  const sources = createSources({ db, cacheBus });
+  const writing = createWriting(config, {
+    db,
+    key,
+    clock,
+    log,
+    jobs,
+    points,
+    users,
+    drafts: drafts.repo,
+    files: files.repo,
+    lexicon: lexicon.lexicon,
+    cacheBus,
+    switches: sources.switches,
+  });
   const publishing = createPublishing(config, { db, key, clock, log, jobs, publicUrl, dataDir, storage, fetcher, notify: notice.personal.notify, cacheBus });
   const imagegen = createImageGenerator(config, fetcher);
   const graphic = createGraphic({
@@ -158,7 +186,7 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
   publishing.publishing.useGraphic(graphic.notes);
   const data = createData(config, { db, clock, log, jobs, accounts: publishing.accounts, pool: publishing.pool });
   const feedback = createFeedback({ db, clock, storage, notices: notice.personal });
-  const topic = createTopic(config, { db, clock, log, jobs, points, llms: writing.llms, fetcher, lexicon: lexicon.lexicon, personas: drafts.repo });
+  const topic = createTopic(config, { db, clock, log, jobs, points, llms: writing.llms, fetcher, lexicon: lexicon.lexicon, personas: drafts.repo, switches: sources.switches });
   const knowledge = createKnowledge(config, { db, clock, log, jobs, storage, fetcher });
   writing.tasks.useKnowledge(knowledge.service);
   // The agent's tools are the services the pages use, so ownership checks and charges stay theirs.
@@ -172,7 +200,7 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
     lexicon: lexicon.lexicon,
     ports: { topics: topic.service, knowledge: knowledge.service, tasks: writing.tasks, drafts: drafts.drafts, accounts: publishing.accounts, publishing: publishing.publishing },
   });
-  return { feedback, publishing, files, drafts, lexicon, writing, graphic, topic, knowledge, data, agent };
+  return { feedback, publishing, files, drafts, lexicon, sources, writing, graphic, topic, knowledge, data, agent };
 }
 
 /** The embedded stand-ins this process runs on, for the start banner and /healthz. */

@@ -24,5 +24,6 @@ export * from './api/admin-catalogue.js';
 export * from './api/admin-codes.js';
 export * from './api/admin-dashboard.js';
 export * from './api/admin-notices.js';
+export * from './api/admin-models.js';
 export * from './api/agent.js';
 export * from './api/routes.js';

@@ -1,6 +1,21 @@
 import type { z } from 'zod';
 import type { recallChannelBody } from './activity.js';
 import type {
+  adminFlagsSchema,
+  adminLexiconPageSchema,
+  adminLexiconQuery,
+  adminLexiconWordBody,
+  adminLexiconWordSchema,
+  adminModelIdBody,
+  adminModelListSchema,
+  adminModelSaveBody,
+  adminModelSchema,
+  adminModelTestSchema,
+  adminSourceListSchema,
+  adminSourceSchema,
+  adminSourceSwitchBody,
+} from './admin-models.js';
+import type {
   adminAuditPageSchema,
   adminAuditQuery,
   adminBanBody,
@@ -363,6 +378,17 @@ export interface ApiRoutes {
   '/admin/notices': Get<typeof adminNoticePageSchema, typeof adminNoticeQuery>;
   '/admin/notices/create': Post<typeof adminNoticeSchema, typeof adminNoticeCreateBody>;
   '/admin/notices/withdraw': Post<typeof adminNoticeSchema, typeof adminNoticeIdBody>;
+  // operators' console: models and sources
+  '/admin/models': Get<typeof adminModelListSchema>;
+  '/admin/models/create': Post<typeof adminModelSchema, typeof adminModelSaveBody>;
+  '/admin/models/update': Post<typeof adminModelSchema, typeof adminModelSaveBody>;
+  '/admin/models/test': Post<typeof adminModelTestSchema, typeof adminModelIdBody>;
+  '/admin/lexicon': Get<typeof adminLexiconPageSchema, typeof adminLexiconQuery>;
+  '/admin/lexicon/add': Post<typeof adminLexiconWordSchema, typeof adminLexiconWordBody>;
+  '/admin/lexicon/remove': Post<typeof adminLexiconWordSchema, typeof adminLexiconWordBody>;
+  '/admin/sources': Get<typeof adminSourceListSchema>;
+  '/admin/sources/switch': Post<typeof adminSourceSchema, typeof adminSourceSwitchBody>;
+  '/admin/flags': Get<typeof adminFlagsSchema>;
   // notices and feedback
   '/notice/bubble': Get<typeof noticeBubbleSchema>;
   '/notice/v2/list': Get<typeof noticePageSchema, typeof noticeListQuery>;

@@ -13,3 +13,4 @@ export * from './data.js';
 export * from './admin.js';
 export * from './catalogue.js';
 export * from './agent.js';
+export * from './sources.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './user.js';
 
-/** Model configurations added by the admin CLI; models from LLM_MODELS live only in config. */
+/** Model configurations added by the admin CLI or the console (模型与来源); models from LLM_MODELS live only in config. */
 export const llmModels = pgTable('llm_models', {
   id: text('id').primaryKey(),
   label: text('label').notNull(),
@@ -14,7 +14,12 @@ export const llmModels = pgTable('llm_models', {
   pointsFeature: text('points_feature'),
   capabilities: jsonb('capabilities').$type<string[]>().notNull().default([]),
   sort: integer('sort').notNull().default(0),
+  /** Off: not offered to writers (a task already holding it fails with MODEL_UNAVAILABLE). */
+  enabled: boolean('enabled').notNull().default(true),
+  /** The writer's default when LLM_DEFAULT_MODEL is not set (at most one row, kept so by the console). */
+  isDefault: boolean('is_default').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export type WritingTaskKind = 'article' | 'ability' | 'graphic';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { GrowthbookPayload } from '@inkstone/shared';
 import type { VipModule } from '../vip/vip.module.js';
 import type { AdminModule } from './admin.module.js';
 import { AdminCatalogueService } from './admin-catalogue.service.js';
@@ -13,6 +14,14 @@ import { AdminDashboardService } from './admin-dashboard.service.js';
 import { AdminNoticesService } from './admin-notices.service.js';
 import { dashboardRoutes, noticesRoutes } from './admin-dashboard.routes.js';
 import { DashboardRepo } from './dashboard.repo.js';
+import { AdminModelsService } from './admin-models.service.js';
+import { modelsRoutes } from './admin-models.routes.js';
+import type { LlmRegistry } from '../llm/llm-registry.js';
+import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
+import type { SearchProvider } from '../../integrations/search/types.js';
+import type { TopicService } from '../topic/topic.service.js';
+import type { SourceSwitches } from '../sources/sources.service.js';
+import { AdminSourcesService } from './admin-sources.service.js';
 
 export interface AdminConsoleDeps {
   admin: AdminModule;
@@ -21,10 +30,19 @@ export interface AdminConsoleDeps {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
+  /** The writer's model registry and the sensitive-word check (模型与来源). */
+  llms: LlmRegistry;
+  lexicon: SensitiveLexicon;
+  /** The configured search vendor, the topic area (its trends sources) and the console's switches over them. */
+  search: SearchProvider;
+  topics: TopicService;
+  switches: SourceSwitches;
+  /** The GrowthBook payload served (read-only in the console) and the file it came from. */
+  flags: { file: string | null; payload: GrowthbookPayload };
 }
 
 /**
- * The console pages over other areas (catalogue, codes): services that join an area's write and its audit entry in one
+ * The console pages over other areas (catalogue, codes, models and lexicon): services that join an area's write and its audit entry in one
  * transaction. Access, users and orders are `admin.module.ts`'s; these routes go through the same role helper.
  */
 export function createAdminConsole(d: AdminConsoleDeps) {
@@ -34,6 +52,9 @@ export function createAdminConsole(d: AdminConsoleDeps) {
     codes: new AdminCodesService(d.vip.redeemCodes, d.admin.audit),
     dashboard: new AdminDashboardService(new DashboardRepo(d.db), d.jobs, d.clock, d.admin.audit, d.db),
     notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
+    models: new AdminModelsService(d.db, d.llms, d.lexicon, d.admin.audit),
+    sources: new AdminSourcesService(d.db, d.search, d.topics, d.switches, d.admin.audit),
+    flags: d.flags,
   };
 }
 
@@ -45,4 +66,5 @@ export async function registerAdminConsole(api: FastifyInstance, m: AdminConsole
   await api.register(codesRoutes(m.routes, m.codes));
   await api.register(dashboardRoutes(m.routes, m.dashboard));
   await api.register(noticesRoutes(m.routes, m.notices));
+  await api.register(modelsRoutes(m.routes, m.models, m.sources, m.flags));
 }

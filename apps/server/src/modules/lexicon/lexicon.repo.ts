@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { sensitiveWords } from '../../db/schema/index.js';
 
@@ -8,6 +8,15 @@ export class SensitiveWordRepo {
 
   async enabledWords(): Promise<string[]> {
     return (await this.db.select({ word: sensitiveWords.word }).from(sensitiveWords).where(eq(sensitiveWords.enabled, true))).map((r) => r.word);
+  }
+
+  /** The enabled added words with when they were first added, alphabetical. */
+  async addedWords(): Promise<Array<{ word: string; createdAt: Date }>> {
+    return this.db
+      .select({ word: sensitiveWords.word, createdAt: sensitiveWords.createdAt })
+      .from(sensitiveWords)
+      .where(eq(sensitiveWords.enabled, true))
+      .orderBy(asc(sensitiveWords.word));
   }
 
   /** Adds the word, or enables it again. */

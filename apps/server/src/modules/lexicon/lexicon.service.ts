@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AhoCorasick from 'modern-ahocorasick';
-import type { SensitiveWordRepo } from './lexicon.repo.js';
+import { SensitiveWordRepo } from './lexicon.repo.js';
+import type { DbOrTx } from '../../db/client.js';
+import type { InvalidationBus } from '../../cache/bus.js';
 
 /** Case, width, spaces, zero-width characters and separators do not hide a word. */
 export function normalise(text: string): string {
@@ -30,6 +32,7 @@ export function readCommittedWords(dir = lexiconDir()): string[] {
 }
 
 const RELOAD_MS = 30_000;
+const BUS_TOPIC = 'lexicon';
 
 /** Sensitive-content check for prompts and generated text: committed lists plus words operators added. */
 export class SensitiveLexicon {
@@ -37,8 +40,14 @@ export class SensitiveLexicon {
   private loadedAt = 0;
   private readonly committed: string[];
 
-  constructor(private readonly repo: SensitiveWordRepo) {
+  constructor(
+    private readonly repo: SensitiveWordRepo,
+    private readonly bus?: InvalidationBus,
+  ) {
     this.committed = readCommittedWords();
+    // An edit in any process: the next check here rebuilds the matcher.
+    bus?.subscribe(BUS_TOPIC, () => (this.matcher = null));
+    bus?.onReset(() => (this.matcher = null));
   }
 
   private async ensure(): Promise<AhoCorasick> {
@@ -61,14 +70,39 @@ export class SensitiveLexicon {
     const w = word.trim();
     if (!normalise(w)) throw new Error('词语不能为空');
     await this.repo.enable(w);
-    this.matcher = null;
+    this.changed();
     return w;
   }
 
   async remove(word: string): Promise<boolean> {
     const removed = await this.repo.disable(word.trim());
-    this.matcher = null;
+    this.changed();
     return removed;
+  }
+
+  // ---- the console: writes inside the caller's transaction (with its audit entry), then `changed()` once committed ----
+
+  /** The committed words (read-only), as written in the files, without duplicates. */
+  bundled(): string[] {
+    return [...new Set(this.committed)];
+  }
+
+  addedWords(db?: DbOrTx) {
+    return (db ? new SensitiveWordRepo(db) : this.repo).addedWords();
+  }
+
+  async addIn(tx: DbOrTx, word: string): Promise<void> {
+    await new SensitiveWordRepo(tx).enable(word);
+  }
+
+  async removeIn(tx: DbOrTx, word: string): Promise<boolean> {
+    return new SensitiveWordRepo(tx).disable(word);
+  }
+
+  /** This process checks against the new list at once, the others through the cache bus. */
+  changed(): void {
+    this.matcher = null;
+    this.bus?.publish(BUS_TOPIC, '*');
   }
 
   async added(): Promise<string[]> {

@@ -5,7 +5,7 @@ import { llmModels } from '../../db/schema/index.js';
 export type LlmModelRow = typeof llmModels.$inferSelect;
 export type LlmModelValues = Omit<typeof llmModels.$inferInsert, 'createdAt'>;
 
-/** The models operators added with the admin CLI; API keys arrive here already encrypted. */
+/** The models operators added with the admin CLI or the console; API keys arrive here already encrypted. */
 export class LlmModelsRepo {
   constructor(private readonly db: DbOrTx) {}
 
@@ -17,6 +17,10 @@ export class LlmModelsRepo {
   async upsert(values: LlmModelValues): Promise<void> {
     const { id: _id, ...set } = values;
     await this.db.insert(llmModels).values(values).onConflictDoUpdate({ target: llmModels.id, set });
+  }
+
+  async clearDefault(): Promise<void> {
+    await this.db.update(llmModels).set({ isDefault: false }).where(eq(llmModels.isDefault, true));
   }
 
   async remove(id: string): Promise<boolean> {

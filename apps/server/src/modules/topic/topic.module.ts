@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { SafeFetcher } from '../../integrations/fetch/types.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
+import type { SourceSwitches } from '../sources/sources.service.js';
 import { createFeedSource, createTrendSources, SNAPSHOT_DATE } from '../../integrations/trends/index.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { PointsService } from '../vip/points.service.js';
@@ -28,6 +29,8 @@ export interface TopicModuleDeps {
   lexicon: TopicServiceDeps['lexicon'];
   /** Personas (modules/drafts), for angles in the user's voice. */
   personas: TopicServiceDeps['personas'];
+  /** The console's switches over TRENDS_SOURCES (modules/sources). */
+  switches?: Pick<SourceSwitches, 'off'>;
 }
 
 /** 选题: tracks, hot topics from the trends sources, collections, angles, divergent maps. */
@@ -38,6 +41,7 @@ export function createTopic(config: Config, d: TopicModuleDeps) {
     feedSource: (row) => createFeedSource(d.fetcher, row.url, { name: row.name, track: row.track }),
     lexicon: d.lexicon,
     personas: d.personas,
+    ...(d.switches ? { switchedOff: () => d.switches!.off('trends') } : {}),
   });
   // A scheduled job: with several worker processes (BullMQ) each tick runs on one of them.
   if (config.roles.has('worker')) d.jobs.schedule(REFRESH_JOB, REFRESH_EVERY_MS, () => service.refreshOnce());

@@ -86,6 +86,8 @@ export interface TopicServiceDeps {
   lexicon: { check(text: string): Promise<string[]> };
   /** The user's persona (modules/drafts DraftRepo), undefined when it is not theirs. */
   personas: { persona(userId: number, id: number): Promise<PersonaRow | undefined> };
+  /** The ids of TRENDS_SOURCES an operator switched off in the console (modules/sources), read at use time. */
+  switchedOff?: () => Promise<Set<string>>;
 }
 
 export const feedNameMaxLength = 30;
@@ -113,24 +115,37 @@ export class TopicService {
     private readonly deps: TopicServiceDeps,
   ) {}
 
-  /** Configured sources, then the enabled feeds an operator added (read each time, so no restart is needed). */
+  /**
+   * Configured sources not switched off in the console, then the enabled feeds an operator added (read each time, so
+   * no restart is needed).
+   */
   private async allSources(): Promise<TrendSource[]> {
     const ids = new Set(this.sources.map((s) => s.id));
+    const off = (await this.deps.switchedOff?.()) ?? new Set<string>();
     const added = (await this.repo.feeds(true)).map((row) => this.deps.feedSource(row)).filter((s) => !ids.has(s.id));
-    return [...this.sources, ...added];
+    return [...this.sources.filter((s) => !off.has(s.id)), ...added];
   }
 
   // Feeds an operator adds (admin CLI)
 
   async feedList() {
-    const [rows, states] = await Promise.all([this.repo.feeds(), this.repo.sourceStates()]);
+    const [rows, states, off] = await Promise.all([this.repo.feeds(), this.repo.sourceStates(), this.deps.switchedOff?.() ?? new Set<string>()]);
     const byId = new Map(states.map((st) => [st.source, st]));
     const state = (id: string) => {
       const st = byId.get(id);
       return { lastFetchedAt: st?.lastFetchedAt.toISOString() ?? null, ok: st?.ok ?? null, error: st?.error ?? null, itemCount: st?.itemCount ?? 0 };
     };
     return [
-      ...this.sources.map((src) => ({ id: null, source: src.id, name: src.name, url: null, track: src.track ?? null, enabled: true, origin: 'TRENDS_SOURCES', ...state(src.id) })),
+      ...this.sources.map((src) => ({
+        id: null,
+        source: src.id,
+        name: src.name,
+        url: null,
+        track: src.track ?? null,
+        enabled: !off.has(src.id),
+        origin: 'TRENDS_SOURCES',
+        ...state(src.id),
+      })),
       ...rows.map((r) => {
         const src = this.deps.feedSource(r);
         return { id: r.id, source: src.id, name: r.name, url: r.url, track: r.track, enabled: r.enabled, origin: 'admin', ...state(src.id) };

@@ -17,6 +17,7 @@ import { AppError, appError } from '../../http/errors.js';
 import { generatedBy, type LlmRegistry } from '../llm/llm-registry.js';
 import { complete, LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmClient, type LlmUsage } from '../../integrations/llm/types.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
+import type { SwitchedSearch } from './switched-search.js';
 import type { JobQueue } from '../../jobs/types.js';
 import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { DraftRepo, PersonaRow } from '../drafts/drafts.repo.js';
@@ -144,7 +145,7 @@ export class WritingTaskService {
     private readonly files: Pick<FileRepo, 'files'>,
     private readonly points: PointsPort,
     private readonly llms: LlmRegistry,
-    private readonly search: SearchProvider,
+    private readonly search: SwitchedSearch,
     private readonly lexicon: SensitiveLexicon,
     private readonly jobs: JobQueue,
     private readonly signals: TaskSignals,
@@ -156,6 +157,12 @@ export class WritingTaskService {
      */
     private readonly exclusive = false,
   ) {}
+
+  /** Online search asked for: a vendor must be configured and not switched off in the console. */
+  private async searchReady(): Promise<void> {
+    if (!this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
+    if (!(await this.search.available())) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '联网搜索已暂停，请关闭联网搜索后重试');
+  }
 
   register(concurrency: number) {
     this.jobs.register<{ taskId: string }>(WRITING_JOB, (p) => this.run(p.taskId), { concurrency });
@@ -176,7 +183,7 @@ export class WritingTaskService {
 
   async createArticle(userId: number, body: TaskCreateBody): Promise<{ taskId: string }> {
     const model = await this.llms.get(body.modelConfigType);
-    if (body.onlineSearch && !this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
+    if (body.onlineSearch) await this.searchReady();
     await this.persona(userId, body.personaId);
     const ids = [...new Set(body.quoteFileIds)];
     const files = await this.files.files(userId, 'quote', ids);
@@ -203,7 +210,7 @@ export class WritingTaskService {
   async createGraphic(userId: number, body: GraphicTaskCreateBody): Promise<{ taskId: string }> {
     if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文生成不可用');
     const model = await this.llms.get(body.modelConfigType);
-    if (body.onlineSearch && !this.search.enabled) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '未配置联网搜索服务，请关闭联网搜索后重试');
+    if (body.onlineSearch) await this.searchReady();
     await this.persona(userId, body.personaId);
     const ids = [...new Set(body.quoteFileIds)];
     const files = await this.files.files(userId, 'quote', ids);

@@ -3,6 +3,7 @@ import { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { InvalidationBus } from '../../cache/bus.js';
 import { LlmRegistry } from '../llm/llm-registry.js';
 import { createSearchProvider } from '../../integrations/search/index.js';
 import type { JobQueue } from '../../jobs/types.js';
@@ -18,6 +19,8 @@ import { WritingTaskService, type PointsPort } from './task.service.js';
 import { WritingRepo } from './writing.repo.js';
 import { writingRoutes } from './writing.routes.js';
 import { WritingService } from './writing.service.js';
+import { SwitchedSearch } from './switched-search.js';
+import type { SourceSwitches } from '../sources/sources.service.js';
 
 export interface WritingModuleDeps {
   db: Db;
@@ -32,6 +35,10 @@ export interface WritingModuleDeps {
   /** Quoted documents tasks read. */
   files: Pick<FileRepo, 'files'>;
   lexicon: SensitiveLexicon;
+  /** Console changes to the models reach every process's registry through it. */
+  cacheBus?: InvalidationBus;
+  /** The console's switch over the configured search vendor, read at use time. */
+  switches?: Pick<SourceSwitches, 'isOn'>;
 }
 
 /** The worker's sweep for tasks whose worker died (heartbeat older than STALE_MS, see task.service.ts). */
@@ -40,8 +47,8 @@ const SWEEP_MS = 5_000;
 
 /** AI writing: models, search, the home page's settings, tasks and their event streams. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
-  const llms = new LlmRegistry(d.db, d.key, config);
-  const search = createSearchProvider(config);
+  const llms = new LlmRegistry(d.db, d.key, config, d.cacheBus);
+  const search = new SwitchedSearch(createSearchProvider(config), d.switches ?? null);
   const repo = new WritingRepo(d.db);
   const signals = new TaskSignals();
   // Embedded PGlite is locked to this process (db/client.ts): nobody else can be running its tasks.

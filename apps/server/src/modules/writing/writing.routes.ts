@@ -77,7 +77,7 @@ export function writingRoutes(deps: WritingDeps) {
         schema: { tags, summary: '联网搜索是否可用', response: { 200: envelope(searchStatusSchema) } },
         config: required,
       },
-      async () => ok(writing.searchStatus()),
+      async () => ok(await writing.searchStatus()),
     );
 
     // ---- home input ----

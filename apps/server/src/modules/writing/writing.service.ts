@@ -2,7 +2,7 @@ import { ErrorCode, homeInputSchema, writingLimits, type FestivalItem, type Home
 import type { Clock } from '../../clock.js';
 import { appError } from '../../http/errors.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
-import type { SearchProvider } from '../../integrations/search/types.js';
+import type { SwitchedSearch } from './switched-search.js';
 import type { UserService } from '../user/user.service.js';
 import { festivalsOf } from './festival.js';
 import type { WritingRepo } from './writing.repo.js';
@@ -57,7 +57,7 @@ export class WritingService {
     private readonly repo: WritingRepo,
     private readonly users: UserService,
     private readonly llms: LlmRegistry,
-    private readonly search: SearchProvider,
+    private readonly search: SwitchedSearch,
     private readonly clock: Clock,
   ) {}
 
@@ -67,8 +67,9 @@ export class WritingService {
     return (await this.llms.list()).map((m) => ({ id: m.id, label: m.label, isAi: m.isAi, isDefault: m.id === def, capabilities: m.capabilities, pointsFeature: m.pointsFeature }));
   }
 
-  searchStatus() {
-    return this.search.enabled ? { enabled: true, provider: this.search.name, reason: null } : { enabled: false, provider: null, reason: '未配置联网搜索服务' };
+  async searchStatus() {
+    if (!this.search.enabled) return { enabled: false, provider: null, reason: '未配置联网搜索服务' };
+    return (await this.search.available()) ? { enabled: true, provider: this.search.name, reason: null } : { enabled: false, provider: null, reason: '联网搜索已暂停' };
   }
 
   // ---- home input ----

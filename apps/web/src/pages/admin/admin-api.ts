@@ -52,6 +52,17 @@ export const adminApi = {
   createNotice: (body: ApiBody<'/admin/notices/create'>) => withReauth(() => api.post('/admin/notices/create', body, quiet)),
   withdrawNotice: (id: number) => withReauth(() => api.post('/admin/notices/withdraw', { id }, quiet)),
 
+  models: () => withReauth(() => api.get('/admin/models', undefined, quiet)),
+  createModel: (body: ApiBody<'/admin/models/create'>) => withReauth(() => api.post('/admin/models/create', body, quiet)),
+  updateModel: (body: ApiBody<'/admin/models/update'>) => withReauth(() => api.post('/admin/models/update', body, quiet)),
+  testModel: (id: string) => withReauth(() => api.post('/admin/models/test', { id }, quiet)),
+  lexicon: (q: ApiQuery<'/admin/lexicon'>) => withReauth(() => api.get('/admin/lexicon', q, quiet)),
+  addWord: (word: string) => withReauth(() => api.post('/admin/lexicon/add', { word }, quiet)),
+  removeWord: (word: string) => withReauth(() => api.post('/admin/lexicon/remove', { word }, quiet)),
+  sources: () => withReauth(() => api.get('/admin/sources', undefined, quiet)),
+  switchSource: (body: ApiBody<'/admin/sources/switch'>) => withReauth(() => api.post('/admin/sources/switch', body, quiet)),
+  flags: () => withReauth(() => api.get('/admin/flags', undefined, quiet)),
+
   audit: (q: AdminAuditQuery) => withReauth(() => api.get('/admin/audit', q, quiet)),
   /** A CSV file, outside the typed map (it answers a file, not the envelope). */
   auditCsv: (q: AdminAuditQuery) => withReauth(() => request<DownloadResult>({ method: 'GET', url: '/admin/audit/export.csv', params: q, responseType: 'blob', ...quiet })),
