@@ -61,7 +61,6 @@ function materialFailure(err: unknown): never {
 
 export const IMAGEGEN_OFF_MESSAGE = 'AI配图未开启：管理员尚未配置图片生成服务，可使用卡片模板、图片库或上传图片';
 
-
 export interface NoteServiceDeps {
   repo: GraphicRepo;
   tasks: Pick<WritingRepo, 'task'>;
