@@ -83,3 +83,30 @@ test('upload a PDF, search it, open the passage at its page, write quoting it, o
     await viewer.close();
   });
 });
+
+test('a new folder is created and opened; a page on a private address is refused in the import dialog, which stays open', async ({ page, request }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  await page.goto('/knowledge');
+  await expect(page.getByTestId('docs-empty')).toBeVisible();
+
+  await page.getByTestId('folder-create').click();
+  const created = page.waitForResponse((r) => r.url().includes('/api/knowledge/folder/create'));
+  await page.getByTestId('folder-name').fill('行业研究');
+  await page.getByTestId('folder-name').press('Enter');
+  const folder = (await (await created).json()) as { code: number; data: { id: number } };
+  expect(folder.code).toBe(0);
+  await expect(page.locator('.kn-folder.active')).toContainText('行业研究');
+  await expect(page.getByTestId('folder-name')).toHaveCount(0);
+
+  await page.getByTestId('kn-import').click();
+  await expect(page.getByTestId('kn-import-ok')).toBeDisabled();
+  await page.getByTestId('kn-import-url').fill('http://127.0.0.1:9/内网页面');
+  const imported = page.waitForRequest((r) => r.url().includes('/api/knowledge/doc/import'));
+  await page.getByTestId('kn-import-ok').click();
+  // Imported into the folder that is open.
+  expect((await imported).postDataJSON()).toMatchObject({ folderId: folder.data.id });
+  await expect(page.getByTestId('import-error')).not.toBeEmpty();
+  await expect(page.getByTestId('kn-import-url')).toBeVisible();
+  await expect(page.getByTestId('docs-empty')).toBeVisible();
+});
