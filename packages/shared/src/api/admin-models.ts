@@ -95,7 +95,7 @@ export const adminLexiconWordBody = z.object({
 
 /** GET /admin/sources: the search vendors and trends sources configured in the environment (never their keys). */
 export const adminSourceSchema = z.object({
-  kind: z.enum(['search', 'trends']),
+  kind: z.enum(['search', 'trends', 'imagegen']),
   id: z.string(),
   name: z.string(),
   /** Set up in the environment (SEARCH_PROVIDER, TRENDS_SOURCES) or added with the admin CLI (feeds). */
@@ -114,7 +114,7 @@ export const adminSourceListSchema = z.object({ records: z.array(adminSourceSche
 
 /** POST /admin/sources/switch */
 export const adminSourceSwitchBody = z.object({
-  kind: z.enum(['search', 'trends'], { error: '类型 kind 必须是 search 或 trends' }),
+  kind: z.enum(['search', 'trends', 'imagegen'], { error: '类型 kind 必须是 search、trends 或 imagegen' }),
   id: z.string({ error: '请填写来源 id' }).trim().min(1, '请填写来源 id').max(300),
   enabled: z.boolean({ error: '请填写 enabled（true 或 false）' }),
 });

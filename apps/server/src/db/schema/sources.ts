@@ -7,7 +7,7 @@ import { boolean, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-co
 export const sourceSwitches = pgTable(
   'source_switches',
   {
-    kind: text('kind').$type<'search' | 'trends'>().notNull(),
+    kind: text('kind').$type<'search' | 'trends' | 'imagegen'>().notNull(),
     sourceId: text('source_id').notNull(),
     enabled: boolean('enabled').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

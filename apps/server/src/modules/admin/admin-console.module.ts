@@ -19,6 +19,7 @@ import { modelsRoutes } from './admin-models.routes.js';
 import type { LlmRegistry } from '../llm/llm-registry.js';
 import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
+import type { ImageGenerator } from '../../integrations/imagegen/index.js';
 import type { TopicService } from '../topic/topic.service.js';
 import type { SourceSwitches } from '../sources/sources.service.js';
 import { AdminSourcesService } from './admin-sources.service.js';
@@ -35,6 +36,8 @@ export interface AdminConsoleDeps {
   lexicon: SensitiveLexicon;
   /** The configured search vendor, the topic area (its trends sources) and the console's switches over them. */
   search: SearchProvider;
+  /** The configured picture vendor (AI配图), switched like search. */
+  imagegen: Pick<ImageGenerator, 'id' | 'model' | 'enabled'>;
   topics: TopicService;
   switches: SourceSwitches;
   /** The GrowthBook payload served (read-only in the console) and the file it came from. */
@@ -53,7 +56,7 @@ export function createAdminConsole(d: AdminConsoleDeps) {
     dashboard: new AdminDashboardService(new DashboardRepo(d.db), d.jobs, d.clock, d.admin.audit, d.db),
     notices: new AdminNoticesService(d.notice.notices, d.notice.repo, d.clock, d.admin.audit),
     models: new AdminModelsService(d.db, d.llms, d.lexicon, d.admin.audit),
-    sources: new AdminSourcesService(d.db, d.search, d.topics, d.switches, d.admin.audit),
+    sources: new AdminSourcesService(d.db, d.search, d.imagegen, d.topics, d.switches, d.admin.audit),
     flags: d.flags,
   };
 }

@@ -2,6 +2,7 @@ import { ErrorCode, type AdminSource } from '@inkstone/shared';
 import type { Db } from '../../db/client.js';
 import { appError } from '../../http/errors.js';
 import type { SearchProvider } from '../../integrations/search/types.js';
+import type { ImageGenerator } from '../../integrations/imagegen/index.js';
 import type { SourceSwitches } from '../sources/sources.service.js';
 import type { TopicService } from '../topic/topic.service.js';
 import type { AdminActor, AuditService } from './audit.service.js';
@@ -20,6 +21,7 @@ export class AdminSourcesService {
   constructor(
     private readonly db: Db,
     private readonly search: Pick<SearchProvider, 'name' | 'enabled'>,
+    private readonly imagegen: Pick<ImageGenerator, 'id' | 'model' | 'enabled'>,
     private readonly topics: Pick<TopicService, 'feedList'>,
     private readonly switches: SourceSwitches,
     private readonly audit: AuditService,
@@ -54,10 +56,27 @@ export class AdminSourcesService {
       ok: f.ok,
       error: f.error,
     }));
-    return { records: [...search, ...trends] };
+    const imagegenOff = await this.switches.off('imagegen');
+    const imagegen: AdminSource[] = this.imagegen.enabled
+      ? [
+          {
+            kind: 'imagegen',
+            id: this.imagegen.id,
+            name: `AI配图${this.imagegen.model ? `（${this.imagegen.model}）` : ''}`,
+            configured: true,
+            switchable: true,
+            enabled: !imagegenOff.has(this.imagegen.id),
+            live: true,
+            lastFetchedAt: null,
+            ok: null,
+            error: null,
+          },
+        ]
+      : [];
+    return { records: [...search, ...trends, ...imagegen] };
   }
 
-  async setEnabled(actor: AdminActor, input: { kind: 'search' | 'trends'; id: string; enabled: boolean }): Promise<AdminSource> {
+  async setEnabled(actor: AdminActor, input: { kind: AdminSource['kind']; id: string; enabled: boolean }): Promise<AdminSource> {
     const found = (await this.list()).records.find((s) => s.kind === input.kind && s.id === input.id);
     if (!found?.configured) throw appError(ErrorCode.NOT_FOUND, `来源 ${input.id} 未在服务器环境中配置`);
     if (!found.switchable) throw appError(ErrorCode.CONFLICT, `订阅源 ${input.id} 由命令行添加，请用 topic:source:enable / disable 切换`);

@@ -6,16 +6,19 @@ import { loginAdmin, type TestAdmin } from '../../test/admin-helpers.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { startSearchStandin, type SearchStandin } from '../../test/standins/web-search.js';
 import { startTrendsStandin, type TrendsStandin } from '../../test/standins/trends.js';
+import { startImagesStandin, type ImagesStandin } from '../../test/standins/openai-images.js';
 
 describeOnDatabases('console sources on/off on %s', (db) => {
   let t: TestApp;
   let search: SearchStandin;
   let trends: TrendsStandin;
+  let images: ImagesStandin;
   let op: TestAdmin;
 
   beforeAll(async () => {
     search = await startSearchStandin();
     trends = await startTrendsStandin();
+    images = await startImagesStandin();
     trends.weibo = [{ title: '城市夜景灯光秀上新', heat: 900_000 }];
     t = await startTestApp({
       db,
@@ -24,7 +27,11 @@ describeOnDatabases('console sources on/off on %s', (db) => {
         BOCHA_API_KEY: search.apiKey,
         BOCHA_API_BASE: search.url,
         TRENDS_SOURCES: `weibo=${trends.url},snapshot`,
-        SAFE_FETCH_ALLOW_HOSTS: trends.host,
+        IMAGEGEN_PROVIDER: 'openai',
+        IMAGEGEN_BASE_URL: images.baseURL,
+        IMAGEGEN_API_KEY: images.apiKey,
+        IMAGEGEN_MODEL: 'standin-image',
+        SAFE_FETCH_ALLOW_HOSTS: `${trends.host},${new URL(images.baseURL).host}`,
       },
     });
     op = await loginAdmin(t, 'operator');
@@ -33,6 +40,7 @@ describeOnDatabases('console sources on/off on %s', (db) => {
     await t?.close();
     await search?.close();
     await trends?.close();
+    await images?.close();
   });
 
   const list = async (token = op.token) => (await t.call<{ records: AdminSource[] }>('GET', '/admin/sources', { token })).data.records;
@@ -52,6 +60,29 @@ describeOnDatabases('console sources on/off on %s', (db) => {
     ]);
     expect(JSON.stringify(records)).not.toContain(search.apiKey);
     expect((await switchTo('search', 'bocha', false, viewer.token)).code).toBe(ErrorCode.ADMIN_FORBIDDEN);
+  });
+
+  it('AI pictures switched off: the status says paused, AI picture tasks are refused before any picture is asked for; on again, they are offered', async () => {
+    const user = await loginByPhone(t);
+    const status = async () => (await t.call<{ enabled: boolean; reason: string | null }>('GET', '/graphic/imagegen/status', { token: user.tokenValue })).data;
+    const row = (await list()).find((r) => r.kind === 'imagegen')!;
+    expect(row).toMatchObject({ id: 'openai', name: 'AI配图（standin-image）', configured: true, switchable: true, enabled: true });
+    expect(JSON.stringify(await list())).not.toContain(images.apiKey);
+    expect((await status()).enabled).toBe(true);
+
+    expect((await switchTo('imagegen', 'openai', false)).data.enabled).toBe(false);
+    expect(await status()).toMatchObject({ enabled: false, reason: expect.stringContaining('AI配图已暂停') });
+    const before = images.received.length;
+    const refused = await t.call('POST', '/mp/task/create', { token: user.tokenValue, body: { createType: 'graphic', content: '咖啡入门', pictureMode: 'ai' } });
+    expect(refused.code).toBe(ErrorCode.NOT_CONFIGURED);
+    expect(refused.msg).toContain('AI配图已暂停');
+    expect(images.received.length).toBe(before);
+    const audit = await t.call<Page<AdminAuditEntry>>('GET', '/admin/audit', { token: op.token, query: { action: 'source.switch', pageNum: 1, pageSize: 5 } });
+    expect(audit.data.records[0]).toMatchObject({ targetType: 'imagegen_source', targetId: 'openai', before: { enabled: true }, after: { enabled: false } });
+
+    expect((await switchTo('imagegen', 'openai', true)).data.enabled).toBe(true);
+    expect(await status()).toMatchObject({ enabled: true, reason: null });
+    expect((await switchTo('imagegen', 'dalle', false)).code).toBe(ErrorCode.NOT_FOUND);
   });
 
   it('online search switched off: writers are told at once and tasks asking for it are refused; on again, it works', async () => {

@@ -3,6 +3,8 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { createCardRenderer } from '../../integrations/cards/index.js';
 import type { ImageGenerator } from '../../integrations/imagegen/index.js';
+import type { SourceSwitches } from '../sources/sources.service.js';
+import { SwitchedImageGenerator } from './switched-imagegen.js';
 import type { MaterialSearch } from '../../integrations/materials/index.js';
 import type { Storage } from '../../integrations/storage/types.js';
 import type { DraftRepo } from '../drafts/drafts.repo.js';
@@ -23,6 +25,8 @@ export interface GraphicModuleDeps {
   drafts: Pick<DraftRepo, 'insertDraft' | 'updateDraft'>;
   tasks: Pick<WritingRepo, 'task'>;
   imagegen: ImageGenerator;
+  /** The console's source switches (模型与来源); without them the configured vendor is always on. */
+  switches?: Pick<SourceSwitches, 'isOn'>;
   materials: MaterialSearch;
   points: PointsPort;
   lexicon: Pick<SensitiveLexicon, 'check'>;
@@ -46,6 +50,7 @@ export function createGraphic(d: GraphicModuleDeps) {
   const renderer = createCardRenderer();
   const repo = new GraphicRepo(d.db);
   const graphic = new GraphicService(renderer, d.storage, d.files, d.log);
+  const imagegen = new SwitchedImageGenerator(d.imagegen, d.switches ?? null);
   const notes = new GraphicNoteService({
     repo,
     tasks: d.tasks,
@@ -53,7 +58,7 @@ export function createGraphic(d: GraphicModuleDeps) {
     files: d.files,
     renderer,
     storage: d.storage,
-    imagegen: d.imagegen,
+    imagegen,
     materials: d.materials,
     points: d.points,
     clock: d.clock,
@@ -64,7 +69,7 @@ export function createGraphic(d: GraphicModuleDeps) {
       return key && (await repo.ownsImage(userId, key)) ? key : null;
     },
   });
-  return { renderer, graphic, notes, repo };
+  return { renderer, graphic, notes, repo, imagegen };
 }
 
 export type GraphicModule = ReturnType<typeof createGraphic>;

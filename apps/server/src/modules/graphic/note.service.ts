@@ -60,6 +60,8 @@ function materialFailure(err: unknown): never {
 }
 
 export const IMAGEGEN_OFF_MESSAGE = 'AI配图未开启：管理员尚未配置图片生成服务，可使用卡片模板、图片库或上传图片';
+/** Configured, but switched off in the console (模型与来源). */
+export const IMAGEGEN_PAUSED_MESSAGE = 'AI配图已暂停：管理员暂时关闭了图片生成服务，可使用卡片模板、图片库或上传图片';
 
 export interface NoteServiceDeps {
   repo: GraphicRepo;
@@ -69,7 +71,8 @@ export interface NoteServiceDeps {
   files: Pick<FileRepo, 'insertFile'>;
   renderer: CardRenderer;
   storage: Storage;
-  imagegen: ImageGenerator;
+  /** The vendor behind the console's switch: `available()` is checked before offering or charging a picture. */
+  imagegen: ImageGenerator & { available(): Promise<boolean> };
   /** Stock photos (material search); `none` by default. */
   materials: MaterialSearch;
   points: PointsPort;
@@ -91,7 +94,8 @@ export class GraphicNoteService implements GraphicTaskPort {
   // ---- the task (called by writing's task runner) --------------------------------------------------------------
 
   async check(_userId: number, body: GraphicTaskCreateBody): Promise<void> {
-    if (body.pictureMode === 'ai' && !this.d.imagegen.enabled) throw appError(ErrorCode.NOT_CONFIGURED, IMAGEGEN_OFF_MESSAGE);
+    if (body.pictureMode === 'ai' && !(await this.d.imagegen.available()))
+      throw appError(ErrorCode.NOT_CONFIGURED, this.d.imagegen.enabled ? IMAGEGEN_PAUSED_MESSAGE : IMAGEGEN_OFF_MESSAGE);
   }
 
   async write(task: TaskRow, sink: Sink, ctx: GraphicWriteContext): Promise<LlmUsage | null> {
@@ -159,7 +163,7 @@ export class GraphicNoteService implements GraphicTaskPort {
     }));
     const save = () => this.d.repo.put({ taskId: task.id, userId: task.userId, title: plan.title, body: plan.body, tags: plan.tags, cards, now: this.d.clock.now() });
     await save();
-    const wantsAi = input.pictureMode === 'ai' && this.d.imagegen.enabled;
+    const wantsAi = input.pictureMode === 'ai' && (await this.d.imagegen.available());
     for (const [i, card] of cards.entries()) {
       if (sink.signal.aborted) throw sink.signal.reason instanceof Error ? sink.signal.reason : new Error('stopped');
       sink.progress('render', `正在生成第${i + 1}/${cards.length}张图片`, 30 + Math.round((65 * i) / cards.length));
@@ -339,11 +343,12 @@ export class GraphicNoteService implements GraphicTaskPort {
 
   async imagegenStatus(): Promise<ImagegenStatus> {
     const g = this.d.imagegen;
+    const on = await g.available();
     return {
-      enabled: g.enabled,
-      provider: g.enabled ? g.id : null,
+      enabled: on,
+      provider: on ? g.id : null,
       sandbox: false,
-      reason: g.enabled ? null : IMAGEGEN_OFF_MESSAGE,
+      reason: on ? null : g.enabled ? IMAGEGEN_PAUSED_MESSAGE : IMAGEGEN_OFF_MESSAGE,
       pointsPerImage: await this.d.points.costOf(AI_IMAGE_FEATURE).catch(() => 0),
     };
   }
@@ -530,7 +535,7 @@ export class GraphicNoteService implements GraphicTaskPort {
 
   /** An AI picture for one card, charged per picture and refunded when it fails (the card keeps its picture). */
   async aiImage(userId: number, b: CardImageAiBody) {
-    if (!this.d.imagegen.enabled) throw appError(ErrorCode.NOT_CONFIGURED, IMAGEGEN_OFF_MESSAGE);
+    if (!(await this.d.imagegen.available())) throw appError(ErrorCode.NOT_CONFIGURED, this.d.imagegen.enabled ? IMAGEGEN_PAUSED_MESSAGE : IMAGEGEN_OFF_MESSAGE);
     const post = await this.editable(userId, b.taskId);
     const current = this.at(post.cards, b.index);
     const prompt = b.prompt ?? (current.imagePrompt || `${current.heading} ${current.text}`.trim());

@@ -30,6 +30,8 @@ export default function ModelsPage({ me }: { me: AdminMe }) {
   );
 }
 
+const sourceKindLabel: Record<AdminSource['kind'], string> = { search: '联网搜索', trends: '热榜', imagegen: 'AI配图' };
+
 function ModelsTab({ canWrite }: { canWrite: boolean }) {
   const { message, modal } = App.useApp();
   const [editing, setEditing] = useState<AdminModel | 'new' | null>(null);
@@ -335,7 +337,7 @@ function SourcesTab({ canWrite }: { canWrite: boolean }) {
         type="info"
         showIcon
         style={{ marginBottom: 12 }}
-        title="来源在服务器环境中配置（SEARCH_PROVIDER、TRENDS_SOURCES），这里只显示是否配置，不显示密钥；已配置的来源可在此停用或重新启用，立即生效。命令行添加的订阅源请用 topic:source:* 命令切换。"
+        title="来源在服务器环境中配置（SEARCH_PROVIDER、TRENDS_SOURCES、IMAGEGEN_PROVIDER），这里只显示是否配置，不显示密钥；已配置的来源可在此停用或重新启用，立即生效。命令行添加的订阅源请用 topic:source:* 命令切换。"
       />
       {list.isError ? <Alert type="error" showIcon title={`加载失败：${list.error.message}`} style={{ marginBottom: 12 }} /> : null}
       <Table<AdminSource>
@@ -346,7 +348,7 @@ function SourcesTab({ canWrite }: { canWrite: boolean }) {
         pagination={false}
         locale={{ emptyText: <Empty description="没有来源" /> }}
         columns={[
-          { title: '类型', dataIndex: 'kind', render: (k: AdminSource['kind']) => (k === 'search' ? '联网搜索' : '热榜') },
+          { title: '类型', dataIndex: 'kind', render: (k: AdminSource['kind']) => sourceKindLabel[k] },
           { title: '来源', dataIndex: 'name', render: (n: string, r) => (r.live ? n : `${n}（内置快照）`) },
           { title: 'ID', dataIndex: 'id', render: (id: string) => <code>{id}</code> },
           { title: '配置', dataIndex: 'configured', render: (c: boolean) => (c ? <Tag color="green">已配置</Tag> : <Tag>未配置</Tag>) },
@@ -354,7 +356,7 @@ function SourcesTab({ canWrite }: { canWrite: boolean }) {
             title: '最近抓取',
             key: 'fetch',
             render: (_: unknown, r) =>
-              r.kind === 'search' ? '—' : r.lastFetchedAt ? `${dateTime(r.lastFetchedAt)} ${r.ok === false ? `失败：${r.error ?? ''}` : '成功'}` : '尚未抓取',
+              r.kind !== 'trends' ? '—' : r.lastFetchedAt ? `${dateTime(r.lastFetchedAt)} ${r.ok === false ? `失败：${r.error ?? ''}` : '成功'}` : '尚未抓取',
           },
           {
             title: '启用',
