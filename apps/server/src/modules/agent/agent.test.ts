@@ -85,7 +85,8 @@ describeOnDatabases('agent on %s', (dbKind) => {
       LLM_MODELS: JSON.stringify([{ id: 'standin', label: '模拟模型', baseURL: llm.baseURL, apiKey: llm.apiKey, model: 'standin-chat' }]),
       LLM_DEFAULT_MODEL: 'offline',
       LLM_RETRY_BASE_MS: '1',
-      LLM_MAX_RETRIES: '0',
+      // Retries as in production (connection failures, cut streams and 5xx only; the scripted 400 below is never
+      // retried): with none, one transient failure on a loaded machine failed a whole call.
       WRITING_STREAM_POLL_MS: '50',
       AGENT_CONFIRM_POINTS: '10',
     });
