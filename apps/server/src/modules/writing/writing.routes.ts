@@ -29,7 +29,7 @@ import {
 import { ok } from '../../http/envelope.js';
 import { tokenOf, userIdOf } from '../../http/auth-guard.js';
 import type { SessionService } from '../auth/session.service.js';
-import { streamTask } from './stream.js';
+import { streamStoredEvents } from '../../http/event-stream.js';
 import type { StreamTicketService } from './stream-ticket.service.js';
 import type { TaskSignals } from './task-sink.js';
 import type { WritingTaskService } from './task.service.js';
@@ -218,7 +218,17 @@ export function writingRoutes(deps: WritingDeps) {
         const header = req.headers['last-event-id'];
         const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
         reply.hijack();
-        await streamTask({ req: req.raw, res: reply.raw, requestId: req.id, taskId: req.params.taskId, lastEventId, repo: deps.repo, signals: deps.signals, pollMs: deps.pollMs });
+        // Shutdown: one more read for what the checkpoint wrote, then end.
+        await streamStoredEvents({
+          res: reply.raw,
+          requestId: req.id,
+          id: req.params.taskId,
+          lastEventId,
+          read: (after, limit) => deps.repo.eventsAfter(req.params.taskId, after, limit),
+          signals: deps.signals,
+          shutdown: deps.signals,
+          pollMs: deps.pollMs,
+        });
       },
     );
   };

@@ -1,19 +1,47 @@
 import type { ServerResponse } from 'node:http';
-import type { AgentRepo } from './agent.repo.js';
-import type { TurnSignals } from './agent.service.js';
 
 const KEEP_ALIVE_MS = 15_000;
 const PAGE = 500;
 const TERMINAL = new Set(['done', 'error']);
 
+export interface StoredEvent {
+  id: number;
+  type: string;
+  data: unknown;
+}
+
+/** Wakes a stream when its subject writes events in this process. */
+export interface EventSignals {
+  on(id: string, listener: () => void): void;
+  off(id: string, listener: () => void): void;
+}
+
+/** Server shutdown, for streams that should read once more and end instead of being cut. */
+export interface StreamShutdown {
+  readonly closing: boolean;
+  onShutdown(listener: () => void): () => void;
+}
+
 /**
- * Serves one turn's stored events as SSE: everything after `lastEventId`, then new ones as they are written (woken by
- * the in-process signal, re-read every `pollMs` for turns another process runs). Ends after `done` or `error`.
+ * Serves one subject's stored events (a writing task, an agent turn) as SSE: everything after `lastEventId`, then new
+ * ones as they are written. Wakes on the in-process signal and re-reads every `pollMs` anyway, so a stream served by
+ * one instance follows work run by another. Ends after `done` or `error`, when the client goes away, or (with
+ * `shutdown`) after one more read once the server is closing.
  */
-export async function streamTurn(o: { res: ServerResponse; requestId: string; turnId: string; lastEventId: number; repo: AgentRepo; signals: TurnSignals; pollMs: number }) {
-  const { res, turnId, repo, signals } = o;
+export async function streamStoredEvents(o: {
+  res: ServerResponse;
+  requestId: string;
+  id: string;
+  lastEventId: number;
+  read(after: number, limit: number): Promise<StoredEvent[]>;
+  signals: EventSignals;
+  shutdown?: StreamShutdown;
+  pollMs: number;
+}): Promise<void> {
+  const { res, id, signals } = o;
   let last = o.lastEventId;
   let closed = false;
+  let ending = o.shutdown?.closing ?? false;
   let dirty: boolean;
   let wake: (() => void) | null = null;
   const onSignal = () => {
@@ -25,7 +53,13 @@ export async function streamTurn(o: { res: ServerResponse; requestId: string; tu
     wake?.();
   };
   res.on('close', onClose);
-  signals.on(turnId, onSignal);
+  signals.on(id, onSignal);
+  const offShutdown = o.shutdown?.onShutdown(() => {
+    ending = true;
+    dirty = true;
+    wake?.();
+  });
+
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
@@ -41,10 +75,12 @@ export async function streamTurn(o: { res: ServerResponse; requestId: string; tu
     });
   await write('retry: 2000\n\n');
   const keepAlive = setInterval(() => void write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+
   try {
     while (!closed) {
       dirty = false;
-      const events = await repo.eventsAfter(turnId, last, PAGE);
+      const lastRead = ending;
+      const events = await o.read(last, PAGE);
       let ended = false;
       for (const e of events) {
         await write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -54,7 +90,7 @@ export async function streamTurn(o: { res: ServerResponse; requestId: string; tu
           break;
         }
       }
-      if (ended || closed) break;
+      if (ended || closed || lastRead) break;
       if (events.length === PAGE || dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, o.pollMs);
@@ -69,7 +105,8 @@ export async function streamTurn(o: { res: ServerResponse; requestId: string; tu
     // A database hiccup: end the response; the client reconnects with Last-Event-ID and resumes.
   } finally {
     clearInterval(keepAlive);
-    signals.off(turnId, onSignal);
+    signals.off(id, onSignal);
+    offShutdown?.();
     res.off('close', onClose);
     if (!res.writableEnded) res.end();
   }
