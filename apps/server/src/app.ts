@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -12,7 +13,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
-import { RequestLogController } from './logger.js';
+import { lazyChildLogger, RequestLogController } from './logger.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installAuthGuard } from './http/auth-guard.js';
@@ -45,6 +46,8 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 /** Paths that answer `{code, msg, data}` envelopes; everything else is the web app or a sandbox page. */
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/publish-api/');
+/** API replies that are JSON envelopes (the OpenAPI pages under /api/docs are documents and keep the page headers). */
+const isApiReply = (url: string) => isApiPath(url) && !url.startsWith('/api/docs');
 
 /** The Fastify instance with every route; tests build it too. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {
@@ -61,6 +64,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     pluginTimeout: 60_000,
     ...frameworkErrorOptions,
     logController: new RequestLogController(),
+    childLoggerFactory: (logger, bindings, opts) => lazyChildLogger(logger as Logger, bindings, opts),
   });
   installClosingGuard(app);
   // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.
@@ -98,25 +102,29 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 /** Security headers, form bodies, the rate limit (per session, else per address; API paths only) and the OpenAPI document. */
 async function installPlugins(app: FastifyInstance, c: Container) {
   const { config } = c;
-  await installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // antd injects its styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
+  await installSecurityHeaders(
+    app,
+    {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // antd injects its styles at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          connectSrc: ["'self'"],
+          fontSrc: ["'self'", 'data:'],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
       },
+      // Plain-HTTP LAN access (the sandbox pay and scan pages on a phone) must keep working.
+      hsts: false,
+      crossOriginEmbedderPolicy: false,
     },
-    // Plain-HTTP LAN access (the sandbox pay and scan pages on a phone) must keep working.
-    hsts: false,
-    crossOriginEmbedderPolicy: false,
-  });
+    isApiReply,
+  );
   await app.register(formbody);
   await app.register(rateLimit, {
     global: true,
@@ -131,6 +139,9 @@ async function installPlugins(app: FastifyInstance, c: Container) {
     timeWindow: '1 minute',
     ...(c.redis ? { redis: c.redis, nameSpace: `${config.REDIS_PREFIX}-rl:` } : {}),
     errorResponseBuilder: () => new AppError(ErrorCode.RATE_LIMITED),
+    // The x-ratelimit-* headers go out only with a refusal (with retry-after): on every allowed call they were a third
+    // of a poll's header bytes, and no client of ours reads them.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
   await app.register(swagger, {
     openapi: {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLLED_ROUTES, redactUrl } from './logger.js';
+import { pino } from 'pino';
+import { lazyChildLogger, POLLED_ROUTES, redactPaths, redactUrl } from './logger.js';
 import { startTestApp, type TestApp } from './test/app.js';
 import { loginByPhone } from './test/auth-helpers.js';
 import { describeOnDatabases } from './test/database.js';
@@ -28,6 +29,32 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?%74oken=abc')).toBe('/x?%74oken=[REDACTED]');
     expect(redactUrl('/x?a=1&token')).toBe('/x?a=1&token');
     expect(redactUrl('/plain/path')).toBe('/plain/path');
+  });
+});
+
+describe('lazyChildLogger', () => {
+  it('makes the child only for a line at an enabled level, with its bindings and redaction', () => {
+    const log = memoryLog();
+    const parent = pino({ level: 'info', redact: { paths: redactPaths, censor: '[REDACTED]' } }, log.stream);
+    let made = 0;
+    const child = parent.child.bind(parent);
+    parent.child = ((...a: Parameters<typeof child>) => (made++, child(...a))) as typeof parent.child;
+    const lazy = lazyChildLogger(parent, { reqId: 'r1' }, {});
+    lazy.debug({ token: 'secret' }, 'quiet');
+    expect(lazy.isLevelEnabled('debug')).toBe(false);
+    expect(made).toBe(0);
+    lazy.info({ token: 'secret' }, 'loud');
+    lazy.warn('again');
+    expect(made).toBe(1);
+    const lines = log.lines.map((l) => JSON.parse(l) as { reqId: string; msg: string; token?: string });
+    expect(lines.map((l) => [l.reqId, l.msg, l.token])).toEqual([
+      ['r1', 'loud', '[REDACTED]'],
+      ['r1', 'again', undefined],
+    ]);
+    // A route's own level (Fastify's logLevel) decides, not the parent's.
+    const verbose = lazyChildLogger(parent, { reqId: 'r2' }, { level: 'debug' });
+    verbose.debug('shown');
+    expect(log.lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain('shown');
   });
 });
 

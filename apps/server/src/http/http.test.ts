@@ -57,9 +57,19 @@ describeOnDatabases('HTTP layer on %s', (dbKind) => {
   it('sets security headers and echoes a request id', async () => {
     const res = await fetch(`${t.url}/api/auth/isLogin`, { headers: { 'x-request-id': 'req-abcdef123' } });
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    // A JSON reply is never a document: nothing may load in it, no other site may frame or read it.
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'self'");
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    // Rate-limit headers only go out with a refusal.
+    expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
     expect(res.headers.get('x-request-id')).toBe('req-abcdef123');
+    // An HTML page under /api (the sandbox SMS outbox) and the web app keep the page set.
+    for (const page of ['/api/dev/sms-outbox/page', '/']) {
+      const doc = await fetch(`${t.url}${page}`);
+      expect(doc.headers.get('content-type'), page).toMatch(/^text\/html/);
+      expect(doc.headers.get('content-security-policy'), page).toContain("default-src 'self'");
+      expect(doc.headers.get('x-frame-options'), page).toBe('SAMEORIGIN');
+    }
     const other = await fetch(`${t.url}/api/auth/isLogin`);
     expect(other.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
