@@ -124,16 +124,19 @@ export class PointsRepo {
     return base.map((b) => ({ feature: b.feature, ...(latest.get(b.feature) ?? { name: b.name, point: b.point }) }));
   }
 
+  /** One round trip: the latest started change, else the dictionary's price (a change only prices a feature it has). */
   async costOf(feature: string, now: Date): Promise<number | undefined> {
-    const [change] = await this.db
+    const change = this.db
       .select({ point: pointCostChanges.point })
       .from(pointCostChanges)
       .where(and(eq(pointCostChanges.feature, feature), lte(pointCostChanges.effectiveAt, now)))
       .orderBy(desc(pointCostChanges.effectiveAt), desc(pointCostChanges.id))
       .limit(1);
-    const [row] = await this.db.select({ point: pointCosts.point }).from(pointCosts).where(eq(pointCosts.feature, feature));
-    // A change only prices a feature the dictionary has.
-    return row ? (change?.point ?? row.point) : undefined;
+    const [row] = await this.db
+      .select({ point: sql<number>`coalesce((${change}), ${pointCosts.point})`.mapWith(Number) })
+      .from(pointCosts)
+      .where(eq(pointCosts.feature, feature));
+    return row?.point;
   }
 
   /** Changes not started yet at `now`, soonest first (the console lists them to withdraw). */

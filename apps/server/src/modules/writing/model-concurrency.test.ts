@@ -7,6 +7,7 @@ import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
 import { users } from '../../db/schema/index.js';
 import { TaskSignals, TaskSink } from './task-sink.js';
+import { TaskWriter } from './task-writer.js';
 
 /**
  * Writing tasks wait on the model, so many run at once: what bounds them is each model's own limit (maxConcurrent in
@@ -97,7 +98,7 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
       createdAt: new Date(),
     });
     const task = (await repo.claim(id, new Date(), new Date(0)))!;
-    const sink = new TaskSink(repo, new TaskSignals(), t.container.clock, id, task.runs);
+    const sink = new TaskSink(new TaskWriter(repo, new TaskSignals(), t.container.clock), id, task.runs);
     sink.progress('writing', '正在写作', 10);
     await sink.flush();
     sink.delta('第一句');
@@ -110,5 +111,52 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     // Later text is batched again.
     expect((await repo.eventsAfter(id, 0)).filter((e) => e.type === 'delta')).toHaveLength(1);
     await sink.flush();
+  });
+
+  it('stores the writes of many running tasks together, in order per task, and none for a task no longer running', async () => {
+    const repo = t.container.writing.repo;
+    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    for (const id of ids)
+      await repo.insertTask(t.container.db, {
+        id,
+        userId: owner!.id,
+        kind: 'article',
+        mode: 'quick',
+        input: {},
+        modelId: 'wide',
+        pointsFeature: 'article_quick',
+        pointsCharged: 0,
+        createdAt: new Date(),
+      });
+    const runs = new Map<string, number>();
+    for (const id of ids.slice(0, 5)) runs.set(id, (await repo.claim(id, new Date(), new Date(0)))!.runs);
+    const signals = new TaskSignals();
+    const notified: string[] = [];
+    for (const id of ids) signals.on(id, () => notified.push(id));
+    const writer = new TaskWriter(repo, signals, t.container.clock);
+    let transactions = 0;
+    const writeRunning = repo.writeRunning.bind(repo);
+    const counting = Object.assign(Object.create(repo) as typeof repo, {
+      writeRunning: (...a: Parameters<typeof writeRunning>) => (transactions++, writeRunning(...a)),
+    });
+    const counted = new TaskWriter(counting, signals, t.container.clock);
+    // Three rounds of writes from five running tasks and one never claimed (queued), all at once.
+    const results = await Promise.all(
+      ids.flatMap((id) =>
+        [1, 2, 3].map((n) => counted.write({ taskId: id, run: runs.get(id), text: `第${n}段`, title: `题${n}`, events: [{ type: 'delta', data: { text: `第${n}段` } }] })),
+      ),
+    );
+    expect(results).toEqual(ids.flatMap((id, i) => [1, 2, 3].map(() => i < 5)));
+    // The first write went out alone; everything that arrived meanwhile went together.
+    expect(transactions).toBe(2);
+    for (const id of ids.slice(0, 5)) {
+      expect((await repo.eventsAfter(id, 0)).map((e) => e.data.text)).toEqual(['第1段', '第2段', '第3段']);
+      expect(await repo.task(id)).toMatchObject({ text: '第3段', title: '题3' });
+    }
+    expect(await repo.eventsAfter(ids[5]!, 0)).toEqual([]);
+    expect(new Set(notified)).toEqual(new Set(ids.slice(0, 5)));
+    // A stale run (the task was taken over) is refused.
+    expect(await writer.write({ taskId: ids[0]!, run: runs.get(ids[0]!)! - 1, text: 'x', title: '', events: [] })).toBe(false);
   });
 });

@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { SearchSource } from '@inkstone/shared';
-import type { Clock } from '../../clock.js';
 import type { LlmUsage } from '../../integrations/llm/types.js';
 import type { Sink } from './pipeline.js';
-import type { WritingRepo } from './writing.repo.js';
+import type { TaskWriter } from './task-writer.js';
 
 const SHUTDOWN = Symbol('shutdown');
 
@@ -36,7 +35,8 @@ const FLUSH_CHARS = 2000;
 
 /**
  * Buffers a running task's stream and writes it to `writing_task_events` (consecutive deltas merged) together
- * with the task's text so far and heartbeat, every ~150 ms or 2000 characters.
+ * with the task's text so far and heartbeat, every ~150 ms or 2000 characters, through the process's TaskWriter (which
+ * stores the writes of every running task together).
  */
 export class TaskSink implements Sink {
   text = '';
@@ -52,9 +52,7 @@ export class TaskSink implements Sink {
   private readonly abort = new AbortController();
 
   constructor(
-    private readonly repo: WritingRepo,
-    private readonly signals: TaskSignals,
-    private readonly clock: Clock,
+    private readonly writer: TaskWriter,
     readonly taskId: string,
     /** The claim's run number: writes are fenced to it (see WritingRepo.updateRunning). */
     readonly run?: number,
@@ -124,13 +122,8 @@ export class TaskSink implements Sink {
     this.flushing = this.flushing.then(async () => {
       if (this.failure) return;
       try {
-        const mine = await this.repo.db.transaction(async (tx) => {
-          const ok = await this.repo.updateRunning(tx, this.taskId, { text, title, heartbeatAt: this.clock.now() }, this.run);
-          if (ok) await this.repo.appendEvents(tx, this.taskId, batch);
-          return ok;
-        });
+        const mine = await this.writer.write({ taskId: this.taskId, run: this.run, text, title, events: batch });
         if (!mine) throw new TaskLostError(`task ${this.taskId} is no longer running here`);
-        if (batch.length) this.signals.notify(this.taskId);
       } catch (err) {
         this.failure = err;
         this.abort.abort();

@@ -24,6 +24,7 @@ import type { DraftRepo, PersonaRow } from '../drafts/drafts.repo.js';
 import type { FileRepo } from '../files/files.repo.js';
 import { runAbility, writeArticle, type PersonaInfo, type Sink } from './pipeline.js';
 import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
+import { TaskWriter } from './task-writer.js';
 import { readTaskInput, type ArticleTaskInput, type TaskInputOf, type TaskKind } from './task-input.js';
 import type { TaskRow, WritingRepo } from './writing.repo.js';
 
@@ -156,7 +157,11 @@ export class WritingTaskService {
      * start-up every task still marked running was left by a dead process and is restarted at once.
      */
     private readonly exclusive = false,
-  ) {}
+  ) {
+    this.writer = new TaskWriter(repo, signals, clock);
+  }
+  /** Stores every running task's stream of this process, together. */
+  private readonly writer: TaskWriter;
 
   /** Online search asked for: a vendor must be configured and not switched off in the console. */
   private async searchReady(): Promise<void> {
@@ -284,7 +289,7 @@ export class WritingTaskService {
       await this.fail(task.id, ErrorCode.TASK_INTERRUPTED, errorMessages[ErrorCode.TASK_INTERRUPTED]!);
       return;
     }
-    const sink = new TaskSink(this.repo, this.signals, this.clock, task.id, task.runs);
+    const sink = new TaskSink(this.writer, task.id, task.runs);
     const done = this.execute(task, sink);
     this.active.set(task.id, { sink, done });
     // Claimed while shutdown began: stop at once (the run puts the task back).

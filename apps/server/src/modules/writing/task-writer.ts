@@ -1,0 +1,76 @@
+import type { Clock } from '../../clock.js';
+import type { TaskSignals } from './task-sink.js';
+import type { WritingRepo } from './writing.repo.js';
+
+/** One running task's buffered stream, to be stored with its text so far. */
+export interface TaskWrite {
+  taskId: string;
+  /** The claim's run number: the write is fenced to it. */
+  run?: number;
+  text: string;
+  title: string;
+  events: Array<{ type: string; data: Record<string, unknown> }>;
+}
+
+interface Waiting {
+  write: TaskWrite;
+  settle: (owned: boolean) => void;
+  fail: (err: unknown) => void;
+}
+
+/** Writes gathered into one transaction at most (PGlite takes a large VALUES list in its stride; this bounds its size). */
+const MAX_BATCH = 500;
+
+/**
+ * Group commit for running tasks' streams. A write goes out at once when none is under way (no added latency for the
+ * first text); writes that arrive while one is under way wait and go together in the next, one transaction for all
+ * of them. Each task's writes stay in order because its sink waits for one before handing over the next.
+ */
+export class TaskWriter {
+  private queue: Waiting[] = [];
+  private running = false;
+
+  constructor(
+    private readonly repo: WritingRepo,
+    private readonly signals: TaskSignals,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Resolves true when stored, false when the task is no longer running under this run (nothing was stored for it). */
+  write(write: TaskWrite): Promise<boolean> {
+    return new Promise<boolean>((settle, fail) => {
+      this.queue.push({ write, settle, fail });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          await this.store(batch);
+        } catch (err) {
+          // One bad write (a value the database refuses) must not fail every task that shared its transaction.
+          if (batch.length === 1) batch[0]!.fail(err);
+          else for (const one of batch) await this.store([one]).catch((e: unknown) => one.fail(e));
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async store(batch: Waiting[]): Promise<void> {
+    const owned = await this.repo.writeRunning(
+      batch.map((w) => w.write),
+      this.clock.now(),
+    );
+    for (const w of batch) {
+      const mine = owned.has(w.write.taskId);
+      if (mine && w.write.events.length) this.signals.notify(w.write.taskId);
+      w.settle(mine);
+    }
+  }
+}
