@@ -37,6 +37,40 @@ describeOnDatabases('session cache on %s', (dbKind) => {
     expect(await isLogin(a.tokenValue)).toBe(ErrorCode.SESSION_REVOKED);
   });
 
+  it('past the touch interval answers from the cache and reads the row behind the answer, once per token', async () => {
+    const a = await loginByPhone(t);
+    expect(await isLogin(a.tokenValue)).toBe(0);
+    const svc = t.container.services.sessions;
+    const repo = (svc as unknown as { repo: { byTokenHash: (h: string) => Promise<unknown> } }).repo;
+    const read = repo.byTokenHash.bind(repo);
+    let reads = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    repo.byTokenHash = async (h: string) => {
+      reads++;
+      await held;
+      return read(h);
+    };
+    try {
+      const [before] = await t.container.db.select().from(sessions).where(eq(sessions.userId, a.user.id));
+      t.clock.advance(61_000);
+      // Revoked by hand: the calls past the interval are still answered (the read is held back)...
+      await t.container.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.userId, a.user.id));
+      expect(await Promise.all([isLogin(a.tokenValue), isLogin(a.tokenValue), isLogin(a.tokenValue)])).toEqual([0, 0, 0]);
+      expect(reads).toBe(1);
+      release();
+      // ...and once the read behind them is done, the session is refused.
+      await expect.poll(() => isLogin(a.tokenValue), { timeout: 2_000 }).toBe(ErrorCode.SESSION_REVOKED);
+      await t.container.db.update(sessions).set({ revokedAt: null }).where(eq(sessions.userId, a.user.id));
+      expect(await isLogin(a.tokenValue)).toBe(0);
+      const [after] = await t.container.db.select().from(sessions).where(eq(sessions.userId, a.user.id));
+      expect(after!.lastSeenAt.getTime()).toBeGreaterThan(before!.lastSeenAt.getTime());
+    } finally {
+      repo.byTokenHash = read;
+      release();
+    }
+  });
+
   it('logout and logout of every device are refused on the next call', async () => {
     const a = await loginByPhone(t);
     // Two more devices of the same user.

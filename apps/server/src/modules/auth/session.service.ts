@@ -20,16 +20,21 @@ interface CachedSession extends SessionInfo {
 /**
  * Live sessions are cached in-process: every API call authenticates, and the lookup would otherwise dominate cheap
  * calls such as the 15 s polls. A logout or revocation in any process drops the entry in every process through the
- * invalidation bus (Redis pub/sub when several processes run); an entry lives at most until its sliding expiry is due
- * to be written again (TOUCH_INTERVAL_MS), which also bounds changes made behind the service (a user disabled by hand).
+ * invalidation bus (Redis pub/sub when several processes run). Once an entry's sliding expiry is due to be written
+ * again (TOUCH_INTERVAL_MS) the call is still answered from it, and the row is read and touched behind the answer
+ * (refresh-ahead): polls never wait on the database, and sessions cached together (a restart, a bench's seeded users)
+ * do not all miss in the same second. That read also bounds changes made behind the service (a user disabled by hand):
+ * they are seen from the next call after it. An entry not used for SESSION_CACHE_TTL_MS is looked up again in line.
  */
-const SESSION_CACHE_TTL_MS = TOUCH_INTERVAL_MS;
+const SESSION_CACHE_TTL_MS = 2 * TOUCH_INTERVAL_MS;
 const TOPIC = 'session';
 
 export class SessionService implements SessionAuthenticator {
   private readonly cache = new LRUCache<string, CachedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
   /** Bumped by every invalidation: a lookup that raced one is answered but not cached (it may predate the revocation). */
   private epoch = 0;
+  /** Tokens whose row is being read behind a cached answer (one read per token at a time). */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly repo: SessionRepo,
@@ -71,9 +76,22 @@ export class SessionService implements SessionAuthenticator {
     const now = this.clock.now();
     const tokenHash = sha256Hex(token);
     const cached = this.cache.get(tokenHash);
-    if (cached && cached.expiresAt > now.getTime() && now.getTime() - cached.lastSeenAt <= TOUCH_INTERVAL_MS) {
+    if (cached && cached.expiresAt > now.getTime()) {
+      if (now.getTime() - cached.lastSeenAt > TOUCH_INTERVAL_MS && !this.refreshing.has(tokenHash)) {
+        this.refreshing.add(tokenHash);
+        // A refused session was dropped by the read; a failed read (database away) keeps the entry, and the next call
+        // tries again.
+        void this.lookup(tokenHash, now)
+          .catch(() => undefined)
+          .finally(() => this.refreshing.delete(tokenHash));
+      }
       return { sessionId: cached.sessionId, userId: cached.userId };
     }
+    return this.lookup(tokenHash, now);
+  }
+
+  /** Reads the session row, touches its sliding expiry when due, and caches it (unless an invalidation raced the read). */
+  private async lookup(tokenHash: string, now: Date): Promise<SessionInfo> {
     const epoch = this.epoch;
     const row = await this.repo.byTokenHash(tokenHash);
     this.cache.delete(tokenHash);
