@@ -15,6 +15,13 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     rolldownOptions: {
+      treeshake: {
+        // antd declares its modules side-effect free (but for CSS); the packages it is built on (@rc-component/*, the
+        // css-in-js engine, colours) do not say so, so every module an antd entry imports stayed in the bundle even
+        // when nothing it exports is used (the form engine and its validator behind every input, for one). They have
+        // no import-time side effects: modules whose exports go unused may be dropped.
+        moduleSideEffects: [{ test: /[\\/]node_modules[\\/](@rc-component[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)[\\/])/, sideEffects: false }],
+      },
       output: {
         // The rich-text engine is only needed by the editors: it gets chunks of its own (cached across
         // releases that do not upgrade it) instead of one 500 kB editor chunk. Only modules the editors
