@@ -4,7 +4,7 @@ import { test, expect } from '@playwright/test';
 import { webDist } from '../../bench/lib.js';
 import { HOME_INITIAL_JS_GUARD_BYTES, initialJsGzip } from '../../bench/web-bundle.js';
 
-test('home route initial JS (entry + static imports) is at most 275 KB gzip', () => {
+test('home route initial JS (entry + static imports) is at most 185 KB gzip', () => {
   const { bytes, files } = initialJsGzip();
   expect(files.length).toBeGreaterThan(0);
   console.log(`initial JS: ${(bytes / 1024).toFixed(1)} KB gzip in ${files.length} files`);

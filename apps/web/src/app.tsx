@@ -1,5 +1,6 @@
 import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// The ES module: 'antd/locale/zh_CN' is a CommonJS re-export of antd/lib (its own copy of the picker locales).
+import zhCN from 'antd/es/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import type { DraftDetail, UserScore } from '@inkstone/shared';
 import { api } from './client';
+import type { HttpAdapter, HttpConfig } from './http';
 
 // request() reads sparkNavigate from the address; the unit project runs in node.
 beforeAll(() => {
@@ -11,10 +11,10 @@ beforeAll(() => {
 
 /** Answers `data` in the envelope and keeps the request it saw. */
 function capture(data: unknown) {
-  const seen: InternalAxiosRequestConfig[] = [];
-  const adapter: AxiosAdapter = async (config) => {
+  const seen: HttpConfig[] = [];
+  const adapter: HttpAdapter = async (config) => {
     seen.push(config);
-    return { data: { code: 0, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config };
+    return { data: { code: 0, msg: 'ok', data }, status: 200, headers: {} };
   };
   return { adapter, seen };
 }

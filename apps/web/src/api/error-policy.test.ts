@@ -102,7 +102,7 @@ describe('actionForCode', () => {
 });
 
 describe('transport errors', () => {
-  it('classifies axios failures', () => {
+  it('classifies axios-style failures', () => {
     expect(classifyTransportError({ code: 'ECONNABORTED', message: 'timeout of 10000ms exceeded' })).toBe('timeout');
     expect(classifyTransportError({ code: 'ETIMEDOUT' })).toBe('timeout');
     expect(classifyTransportError({ code: 'ERR_CANCELED', name: 'CanceledError' })).toBe('cancel');

@@ -117,7 +117,7 @@ export function actionForCode(code: number, msg: string | undefined, ctx: { back
 
 export type TransportKind = 'timeout' | 'cancel' | 'network' | 'other';
 
-/** Classifies an axios-style failure that carries no envelope. */
+/** Classifies a failure that carries no envelope (the HTTP client shapes its errors as axios did, api/http.ts). */
 export function classifyTransportError(err: { code?: string; message?: string; name?: string; response?: unknown }): TransportKind {
   if (err.name === 'CanceledError' || err.name === 'AbortError' || err.code === 'ERR_CANCELED') return 'cancel';
   if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || /timeout/i.test(err.message ?? '')) return 'timeout';

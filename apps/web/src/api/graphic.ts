@@ -5,9 +5,6 @@ import { request, type DownloadResult } from './request';
 /** The body of a graphic task: the home input plus the card options (createType is set here). */
 export type GraphicCreateBody = Omit<Extract<ApiBody<'/mp/task/create'>, { createType: 'graphic' }>, 'createType'>;
 
-// axios must set the multipart boundary itself, so the instance's JSON content type is removed.
-const multipartHeaders = { 'Content-Type': undefined } as unknown as Record<string, string>;
-
 export const graphicApi = {
   /** A 1080x1440 cover card rendered from the title; stored in the user's image library. */
   cover: (body: CoverBody) => api.post('/graphic/cover', body),
@@ -31,7 +28,7 @@ export const graphicApi = {
   uploadImage: (taskId: string, index: number, file: Blob, name = 'card.png', aspect?: CardAspect) => {
     const fd = new FormData();
     fd.append('file', file, name);
-    return api.post('/graphic/card/image/upload', fd, { params: { taskId, index, ...(aspect ? { aspect } : {}) }, headers: multipartHeaders });
+    return api.post('/graphic/card/image/upload', fd, { params: { taskId, index, ...(aspect ? { aspect } : {}) } });
   },
   setImage: (taskId: string, index: number, imageUrl: string) => api.post('/graphic/card/image/set', { taskId, index, imageUrl }),
   aiImage: (taskId: string, index: number, prompt?: string) => api.post('/graphic/card/image/ai', { taskId, index, ...(prompt ? { prompt } : {}) }),

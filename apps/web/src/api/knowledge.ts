@@ -6,9 +6,6 @@ export type { KnowledgeDoc, KnowledgeExt, KnowledgeFolder, KnowledgeHit };
 /** A folder id, 'root' for 未分类, or undefined for the whole library. */
 export type FolderFilter = number | 'root' | undefined;
 
-// axios must set the multipart boundary itself, so the instance's JSON content type is removed.
-const multipartHeaders = { 'Content-Type': undefined } as unknown as Record<string, string>;
-
 export const knowledgeApi = {
   folders: () => api.get('/knowledge/folder/list'),
   createFolder: (name: string) => api.post('/knowledge/folder/create', { name }),
@@ -23,7 +20,6 @@ export const knowledgeApi = {
     fd.append('file', file);
     return api.post('/knowledge/doc/upload', fd, {
       params: folderId ? { folderId } : {},
-      headers: multipartHeaders,
       silent: true,
       onUploadProgress: (e) => onProgress(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
     });

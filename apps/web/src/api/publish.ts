@@ -14,7 +14,7 @@ import type {
   UnreadCountsReply,
 } from '@inkstone/shared';
 import { api } from './client';
-import { http } from './request';
+import { http } from './http';
 
 export type { ConnectionState, PublishJob, PublishPlatform, PublishResultReply };
 

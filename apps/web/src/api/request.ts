@@ -1,10 +1,8 @@
-import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
-import { ErrorCode, limits } from '@inkstone/shared';
+import { ErrorCode } from '@inkstone/shared';
 import { DEFAULT_TOKEN_NAME, LS, lsGet } from '../lib/storage-keys';
 import {
   actionForCode,
   apiPath,
-  bypassesApiBase,
   classifyTransportError,
   createDeduper,
   filenameFromDisposition,
@@ -14,8 +12,9 @@ import {
   transportMessage,
   type TransportKind,
 } from './error-policy';
+import { http, type HttpOptions, type HttpResponse } from './http';
 
-export interface RequestOptions extends AxiosRequestConfig {
+export interface RequestOptions extends HttpOptions {
   /** No toasts for this call (polling); 401/430 still log out and may open the login modal. */
   silent?: boolean;
   /** Codes this caller handles itself: rejected without any message (e.g. 1002 for an API not built yet). */
@@ -43,7 +42,7 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 export interface DownloadResult {
   blob: Blob;
   filename: string | null;
-  response: AxiosResponse<Blob>;
+  response: HttpResponse<Blob>;
 }
 
 /** The UI hooks the request layer drives; installed by the app so this module stays free of antd. */
@@ -60,21 +59,6 @@ let ui: RequestUi = { message: () => {}, notify: () => {}, authLost: () => {} };
 export function installRequestUi(next: RequestUi): void {
   ui = next;
 }
-
-export const http = axios.create({
-  baseURL: '/api',
-  timeout: limits.defaultRequestTimeoutMs,
-  headers: { 'Content-Type': 'application/json' },
-});
-
-http.interceptors.request.use((config) => {
-  if (config.url && bypassesApiBase(config.url)) config.baseURL = '';
-  const tokenValue = lsGet(LS.tokenValue);
-  if (tokenValue) config.headers.set(lsGet(LS.tokenName) || DEFAULT_TOKEN_NAME, tokenValue);
-  const duid = lsGet(LS.duid);
-  if (duid) config.headers.set('x-device-id', duid);
-  return config;
-});
 
 const shouldShow = createDeduper();
 const LOG_COLLECT = '/engine/v2/log/collect';
@@ -128,11 +112,11 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   const url = config.url ?? '';
   const background = isBackgroundUrl(url);
   const quiet = silent || background || isSilentRejectUrl(url);
-  let res: AxiosResponse;
+  let res: HttpResponse;
   try {
     res = await http.request(config);
   } catch (raw) {
-    const err = raw as { code?: string; message?: string; name?: string; response?: AxiosResponse };
+    const err = raw as { code?: string; message?: string; name?: string; response?: HttpResponse };
     // Non-2xx replies that still carry an envelope follow the code rules below.
     if (err.response && isEnvelope(err.response.data)) {
       res = err.response;

@@ -14,8 +14,6 @@ function multipart(file: File): FormData {
   fd.append('file', file);
   return fd;
 }
-// axios must set the multipart boundary itself, so the instance's JSON content type is removed.
-const multipartHeaders = { 'Content-Type': undefined } as unknown as Record<string, string>;
 
 export const writingApi = {
   abilityTypes: () => api.get('/writing/ability/types', undefined, { silent: true }),
@@ -37,7 +35,7 @@ export const writingApi = {
 
   drafts: (pageNum = 1, pageSize = 50) => api.get('/writing/draft/list', { pageNum, pageSize }),
   draft: (id: number) => api.get('/writing/draft/detail', { id }),
-  saveDraft: (body: ApiBody<'/writing/draft/save'>, options?: RequestOptions) => api.post('/writing/draft/save', body, options),
+  saveDraft: (body: ApiBody<'/writing/draft/save'>, options?: Omit<RequestOptions, 'params'>) => api.post('/writing/draft/save', body, options),
   deleteDraft: (id: number) => api.post('/writing/draft/delete', { id }),
   exportDraft: (id: number, format: 'docx' | 'md') =>
     // A file, not the envelope: outside the typed map, the request layer hands back the download whole.
@@ -48,12 +46,12 @@ export const writingApi = {
   savePersona: (body: PersonaSaveBody) => api.post('/persona/save', body),
   deletePersona: (id: number) => api.post('/persona/delete', { id }),
 
-  uploadFile: (file: File) => api.post('/writing/file/upload', multipart(file), { headers: multipartHeaders }),
+  uploadFile: (file: File) => api.post('/writing/file/upload', multipart(file)),
   files: () => api.get('/writing/file/list'),
   deleteFile: (id: number) => api.post('/writing/file/delete', { id }),
 
   /** Failures are toasted by the uploader itself ('上传失败', 3 s), so the layer stays quiet. */
-  uploadImage: (file: File) => api.post('/wx/upload', multipart(file), { headers: multipartHeaders, silent: true }),
+  uploadImage: (file: File) => api.post('/wx/upload', multipart(file), { silent: true }),
   searchImages: (keyword: string) => api.get('/material/v3/image/search', { keyword }),
 };
 

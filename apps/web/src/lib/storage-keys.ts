@@ -18,6 +18,8 @@ export const LS = {
   pendingInvitationCode: 'invitationCode',
   /** Recent publish ids (the server has no per-user publish list), newest first. */
   publishHistory: 'publishHistory',
+  /** The feature-flag cache (remote evaluation answers per user id); the GrowthBook SDK's key from before. */
+  featuresCache: 'gbFeaturesCache',
 } as const;
 
 export const DEFAULT_TOKEN_NAME = TOKEN_NAME;

@@ -1,16 +1,23 @@
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Link } from 'react-router';
-import { Button, Input, Segmented, Select, Switch, Tag, Tooltip } from 'antd';
+import { Button, Segmented, Select, Switch, Tag, Tooltip } from 'antd';
+// The text area alone: antd's Input carries Password, Search and OTP along as its statics.
+import TextArea from 'antd/es/input/TextArea';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { writingLimits, type WriteType } from '@inkstone/shared';
 import { useHomeInputStore, type CreateType } from '../../stores/home-input';
 import { KnowledgeQuote } from '../../features/knowledge/knowledge-quote';
-import { HomeGraphic } from '../../features/graphic/home-graphic';
 import { writeTypeOptions } from './home-input-sync';
 import { PointsCost } from '../../features/vip/points-cost';
 import { homeTaskFeature } from '../../features/vip/points-cost-label';
 import type { HomeForm } from './use-home-form';
 import { settle } from '../../api/request';
+
+/**
+ * The 图文 box's options and progress (InputNumber, Progress, Alert and the graphic styles): loaded when 图文 is chosen,
+ * so the default 文章 box does not fetch them.
+ */
+const HomeGraphic = lazy(() => import('../../features/graphic/home-graphic').then((m) => ({ default: m.HomeGraphic })));
 
 const bottomLabel: Record<WriteType, string> = {
   deep: '补充素材或要求（可选）',
@@ -132,17 +139,19 @@ export function HomeInput({ f, inputRef }: { f: HomeForm; inputRef: React.Ref<HT
         ]}
       />
       {f.graphic ? (
-        <HomeGraphic
-          loggedIn={f.loggedIn}
-          config={f.graphicConfig}
-          onConfig={(c) => f.set({ graphicModelConfig: c })}
-          taskId={f.graphicTask.taskId}
-          onDone={f.graphicTask.open}
-          onDismiss={f.graphicTask.dismiss}
-        />
+        <Suspense fallback={<div className="graphic-options" aria-busy="true" />}>
+          <HomeGraphic
+            loggedIn={f.loggedIn}
+            config={f.graphicConfig}
+            onConfig={(c) => f.set({ graphicModelConfig: c })}
+            taskId={f.graphicTask.taskId}
+            onDone={f.graphicTask.open}
+            onDismiss={f.graphicTask.dismiss}
+          />
+        </Suspense>
       ) : null}
       <Segmented<WriteType> aria-label="写作模式" data-testid="write-type" value={f.writeType} onChange={(v) => f.set({ writeType: v })} options={writeTypeOptions} />
-      <Input.TextArea
+      <TextArea
         aria-label="写作主题"
         placeholder={f.graphic ? '输入主题，AI 帮你生成小红书图文' : '输入主题、观点或素材，AI 帮你写成文章'}
         autoSize={{ minRows: 3, maxRows: 10 }}
@@ -150,7 +159,7 @@ export function HomeInput({ f, inputRef }: { f: HomeForm; inputRef: React.Ref<HT
         value={f.top}
         onChange={(e) => f.setDoc('top', e.target.value)}
       />
-      <Input.TextArea
+      <TextArea
         aria-label={bottomLabel[f.writeType]}
         placeholder={bottomLabel[f.writeType]}
         autoSize={{ minRows: f.writeType === 'imitate' || f.writeType === 'rewrite' ? 4 : 2, maxRows: 12 }}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Empty, Input, InputNumber, Skeleton, Space, Tooltip } from 'antd';
 import { getDocument, GlobalWorkerOptions, TextLayer, type PDFDocumentProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { http } from '../../api/request';
+import { http } from '../../api/http';
 import { matchTerms, spanMatches } from './match';
 import { settle } from '../../api/request';
 
