@@ -53,32 +53,39 @@ export class WritingRepo {
   }
 
   /**
-   * Many running tasks' stream writes in one transaction (group commit): each task's text, title and heartbeat are set
-   * only while it is running under the given run (as updateRunning), and its events are appended only then. Returns
-   * the ids that were still theirs. One round trip per statement however many tasks: at 200 streams the per-task
-   * transactions were most of the database's work.
+   * Many running tasks' stream writes in one statement (group commit, and no BEGIN/COMMIT round trips: a single
+   * statement is atomic): each task's text, title and heartbeat are set only while it is running under the given run
+   * (as updateRunning), and its events are appended only then, in the order given (ids follow it). Returns the ids that
+   * were still theirs. At 200 streams the per-flush transactions (four round trips each) were most of the database's work.
    */
   async writeRunning(
     entries: ReadonlyArray<{ taskId: string; run?: number; text: string; title: string; events: ReadonlyArray<{ type: string; data: Record<string, unknown> }> }>,
     heartbeatAt: Date,
   ): Promise<Set<string>> {
     if (!entries.length) return new Set();
-    return this.db.transaction(async (tx) => {
-      const values = sql.join(
-        // A task written twice in one batch: its latest text is the one kept (its events all go, in order).
-        [...new Map(entries.map((e) => [e.taskId, e])).values()].map((e) => sql`(${e.taskId}::text, ${e.run ?? null}::integer, ${e.text}::text, ${e.title}::text)`),
-        sql`, `,
-      );
-      const updated = (await tx.execute(sql`
-        update ${writingTasks} set "text" = v.text, "title" = v.title, "heartbeat_at" = ${heartbeatAt.toISOString()}::timestamptz
-        from (values ${values}) as v(id, run, text, title)
+    // A task written twice in one batch: its latest text is the one kept (its events all go, in order).
+    const latest = [...new Map(entries.map((e) => [e.taskId, e])).values()];
+    const tasks = sql.join(
+      latest.map((e) => sql`(${e.taskId}::text, ${e.run ?? null}::integer, ${e.text}::text, ${e.title}::text)`),
+      sql`, `,
+    );
+    const events = entries.flatMap((e) => e.events.map((ev) => ({ taskId: e.taskId, type: ev.type, data: JSON.stringify(ev.data) })));
+    const update = sql`update ${writingTasks} set "text" = v.text, "title" = v.title, "heartbeat_at" = ${heartbeatAt.toISOString()}::timestamptz
+        from (values ${tasks}) as v(id, run, text, title)
         where ${writingTasks.id} = v.id and ${writingTasks.status} = 'running' and (v.run is null or ${writingTasks.runs} = v.run)
-        returning ${writingTasks.id}`)) as unknown as { rows: Array<{ id: string }> };
-      const owned = new Set(updated.rows.map((r) => r.id));
-      const events = entries.filter((e) => owned.has(e.taskId)).flatMap((e) => e.events.map((ev) => ({ taskId: e.taskId, type: ev.type, data: ev.data })));
-      if (events.length) await tx.insert(writingTaskEvents).values(events);
-      return owned;
-    });
+        returning ${writingTasks.id}`;
+    const statement = events.length
+      ? sql`with owned as (${update}), appended as (
+          insert into ${writingTaskEvents} ("task_id", "type", "data")
+          select e.task_id, e.type, e.data from (values ${sql.join(
+            events.map((ev, i) => sql`(${i}::integer, ${ev.taskId}::text, ${ev.type}::text, ${ev.data}::jsonb)`),
+            sql`, `,
+          )}) as e(ord, task_id, type, data)
+          join owned on owned.id = e.task_id order by e.ord
+        ) select id from owned`
+      : update;
+    const result = (await this.db.execute(statement)) as unknown as { rows: Array<{ id: string }> };
+    return new Set(result.rows.map((r) => r.id));
   }
 
   /** The single transition to failed: true for exactly one caller (given `run`, only the run that claimed it). */
