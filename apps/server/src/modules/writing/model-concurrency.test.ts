@@ -140,16 +140,20 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     const counting = Object.assign(Object.create(repo) as typeof repo, {
       writeRunning: (...a: Parameters<typeof writeRunning>) => (transactions++, writeRunning(...a)),
     });
-    const counted = new TaskWriter(counting, signals, t.container.clock);
-    // Three rounds of writes from five running tasks and one never claimed (queued), all at once.
-    const results = await Promise.all(
-      ids.flatMap((id) =>
-        [1, 2, 3].map((n) => counted.write({ taskId: id, run: runs.get(id), text: `第${n}段`, title: `题${n}`, events: [{ type: 'delta', data: { text: `第${n}段` } }] })),
-      ),
-    );
+    // Writes that are not urgent wait for company (here: as good as forever)...
+    const counted = new TaskWriter(counting, signals, t.container.clock, 60_000);
+    const write = (id: string, n: number) =>
+      counted.write({ taskId: id, run: runs.get(id), text: `第${n}段`, title: `题${n}`, events: [{ type: 'delta', data: { text: `第${n}段` } }] });
+    // Three rounds of writes from five running tasks and one never claimed (queued), all waiting...
+    const waiting = ids.flatMap((id) => [1, 2, 3].map((n) => write(id, n)));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(transactions).toBe(0);
+    // ...until an urgent write (a first text) goes out and takes them all with it, in one statement.
+    const urgent = counted.write({ taskId: ids[0]!, run: runs.get(ids[0]!), text: '第3段', title: '题3', events: [] }, true);
+    const results = await Promise.all(waiting);
+    expect(await urgent).toBe(true);
     expect(results).toEqual(ids.flatMap((id, i) => [1, 2, 3].map(() => i < 5)));
-    // The first write went out alone; everything that arrived meanwhile went together.
-    expect(transactions).toBe(2);
+    expect(transactions).toBe(1);
     for (const id of ids.slice(0, 5)) {
       expect((await repo.eventsAfter(id, 0)).map((e) => e.data.text)).toEqual(['第1段', '第2段', '第3段']);
       expect(await repo.task(id)).toMatchObject({ text: '第3段', title: '题3' });

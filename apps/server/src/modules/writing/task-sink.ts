@@ -78,7 +78,7 @@ export class TaskSink implements Sink {
     // once; later ones are batched.
     const firstText = !this.textStarted && (type === 'delta' || type === 'reasoning');
     if (firstText) this.textStarted = true;
-    if (firstText || this.pendingChars >= FLUSH_CHARS) void this.flush().catch(() => undefined);
+    if (firstText || this.pendingChars >= FLUSH_CHARS) void this.flush(firstText).catch(() => undefined);
     else this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), Math.max(0, this.lastFlushAt + FLUSH_MS - Date.now()));
   }
 
@@ -109,8 +109,11 @@ export class TaskSink implements Sink {
     this.push('usage', { ...u });
   }
 
-  /** Writes what is buffered; serialised so events keep their order. Throws TaskLostError when the task is no longer ours. */
-  flush(): Promise<void> {
+  /**
+   * Writes what is buffered; serialised so events keep their order. `urgent` (the first text) goes out at once, other
+   * writes are gathered with other tasks' for a moment (TaskWriter). Throws TaskLostError when the task is no longer ours.
+   */
+  flush(urgent = false): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.lastFlushAt = Date.now();
@@ -122,7 +125,7 @@ export class TaskSink implements Sink {
     this.flushing = this.flushing.then(async () => {
       if (this.failure) return;
       try {
-        const mine = await this.writer.write({ taskId: this.taskId, run: this.run, text, title, events: batch });
+        const mine = await this.writer.write({ taskId: this.taskId, run: this.run, text, title, events: batch }, urgent);
         if (!mine) throw new TaskLostError(`task ${this.taskId} is no longer running here`);
       } catch (err) {
         this.failure = err;
