@@ -230,7 +230,36 @@ test('the comment notification carries the open-page action; clicking it opens /
   // Per-account unread counts come from bound platform accounts; publish.spec.ts runs that real chain
   // (bind a 沙箱 account, a fan comments). Here the two polling calls answer a fixed mention count.
   await page.route('**/api/publish/account/list/v3?*', (route) =>
-    route.fulfill({ json: { code: 0, msg: 'ok', data: { records: [{ id: 1, cookies: '[]' }], total: 1, pageNum: 1, pageSize: 200 } } }),
+    // A whole record as the server sends it (the board renders the account's name and platform).
+    route.fulfill({
+      json: {
+        code: 0,
+        msg: 'ok',
+        data: {
+          records: [
+            {
+              id: 1,
+              platform: 'sandbox',
+              platformName: '沙箱',
+              sandbox: true,
+              accountName: '评论测试号',
+              avatar: null,
+              status: 'active',
+              statusReason: null,
+              top: false,
+              followerCount: 0,
+              noteCount: 0,
+              cookies: '[]',
+              createdAt: '2026-01-01T00:00:00.000Z',
+              lastSyncedAt: null,
+            },
+          ],
+          total: 1,
+          pageNum: 1,
+          pageSize: 200,
+        },
+      },
+    }),
   );
   await page.route('**/api/publish/account/unread?*', (route) => route.fulfill({ json: { code: 0, msg: 'ok', data: { unread_count: 2, likes: 0, connections: 0, mentions: 2 } } }));
   await page.goto('/knowledge');
