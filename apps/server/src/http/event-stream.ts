@@ -22,6 +22,11 @@ export interface StreamShutdown {
   onShutdown(listener: () => void): () => void;
 }
 
+/** Where a stream resumes: the browser's Last-Event-ID header (digits only), else the `lastEventId` query, else 0. */
+export function resumeAfter(header: string | string[] | undefined, query: number | undefined): number {
+  return typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (query ?? 0);
+}
+
 /**
  * Serves one subject's stored events (a writing task, an agent turn) as SSE: everything after `lastEventId`, then new
  * ones as they are written. Wakes on the in-process signal and re-reads every `pollMs` anyway, so a stream served by

@@ -19,7 +19,7 @@ import { ok } from '../../http/envelope.js';
 import { userIdOf } from '../../http/auth-guard.js';
 import type { AgentRepo } from './agent.repo.js';
 import type { AgentService } from './agent.service.js';
-import { streamStoredEvents } from '../../http/event-stream.js';
+import { resumeAfter, streamStoredEvents } from '../../http/event-stream.js';
 
 const streamDoc =
   'Server-Sent Events（需登录请求头 inkstone-token；浏览器用 fetch 读取）。事件：reasoning {text}、delta {text}、tool_call {id,name,arguments}、tool_result {id,name,result}、action（待确认操作）、task {taskId,kind}、done {usage}、error {code,msg,refunded}。以 Last-Event-ID 或 ?lastEventId= 续传。';
@@ -85,8 +85,7 @@ export function agentRoutes(deps: { agent: AgentService; repo: AgentRepo; pollMs
       },
       async (req, reply) => {
         await agent.requireTurn(userIdOf(req), req.params.turnId);
-        const header = req.headers['last-event-id'];
-        const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
+        const lastEventId = resumeAfter(req.headers['last-event-id'], req.query.lastEventId);
         reply.hijack();
         await streamStoredEvents({
           res: reply.raw,

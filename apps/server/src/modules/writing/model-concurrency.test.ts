@@ -72,6 +72,22 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     return peak;
   }
 
+  /** A queued article task of the first user, on the 'wide' model, written straight to the repo. */
+  const queuedTask = async (id: string) => {
+    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
+    await t.container.writing.repo.insertTask(t.container.db, {
+      id,
+      userId: owner!.id,
+      kind: 'article',
+      mode: 'quick',
+      input: {},
+      modelId: 'wide',
+      pointsFeature: 'article_quick',
+      pointsCharged: 0,
+      createdAt: new Date(),
+    });
+  };
+
   it('runs a batch of tasks on one model all at once (no fixed pool of four)', async () => {
     expect(await batch(12, 'wide')).toBeGreaterThanOrEqual(9);
   }, 60_000);
@@ -84,19 +100,8 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
 
   it('writes the first text at once, even right after the previous write (not with the next 150 ms batch)', async () => {
     const repo = t.container.writing.repo;
-    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
     const id = randomUUID();
-    await repo.insertTask(t.container.db, {
-      id,
-      userId: owner!.id,
-      kind: 'article',
-      mode: 'quick',
-      input: {},
-      modelId: 'wide',
-      pointsFeature: 'article_quick',
-      pointsCharged: 0,
-      createdAt: new Date(),
-    });
+    await queuedTask(id);
     const task = (await repo.claim(id, new Date(), new Date(0)))!;
     const sink = new TaskSink(new TaskWriter(repo, new TaskSignals(), t.container.clock), id, task.runs);
     sink.progress('writing', '正在写作', 10);
@@ -115,20 +120,8 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
 
   it('stores the writes of many running tasks together, in order per task, and none for a task no longer running', async () => {
     const repo = t.container.writing.repo;
-    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
     const ids = Array.from({ length: 6 }, () => randomUUID());
-    for (const id of ids)
-      await repo.insertTask(t.container.db, {
-        id,
-        userId: owner!.id,
-        kind: 'article',
-        mode: 'quick',
-        input: {},
-        modelId: 'wide',
-        pointsFeature: 'article_quick',
-        pointsCharged: 0,
-        createdAt: new Date(),
-      });
+    for (const id of ids) await queuedTask(id);
     const runs = new Map<string, number>();
     for (const id of ids.slice(0, 5)) runs.set(id, (await repo.claim(id, new Date(), new Date(0)))!.runs);
     const signals = new TaskSignals();

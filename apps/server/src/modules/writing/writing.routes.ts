@@ -29,7 +29,7 @@ import {
 import { ok } from '../../http/envelope.js';
 import { tokenOf, userIdOf } from '../../http/auth-guard.js';
 import type { SessionService } from '../auth/session.service.js';
-import { streamStoredEvents } from '../../http/event-stream.js';
+import { resumeAfter, streamStoredEvents } from '../../http/event-stream.js';
 import type { StreamTicketService } from './stream-ticket.service.js';
 import type { TaskSignals } from './task-sink.js';
 import type { WritingTaskService } from './task.service.js';
@@ -215,8 +215,7 @@ export function writingRoutes(deps: WritingDeps) {
         const token = tokenOf(req);
         const userId = token || !req.query.ticket ? (await deps.sessions.authenticate(token)).userId : await deps.tickets.redeem(req.query.ticket, req.params.taskId);
         await tasks.requireTask(userId, req.params.taskId);
-        const header = req.headers['last-event-id'];
-        const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header) ? Number(header) : (req.query.lastEventId ?? 0);
+        const lastEventId = resumeAfter(req.headers['last-event-id'], req.query.lastEventId);
         reply.hijack();
         // Shutdown: one more read for what the checkpoint wrote, then end.
         await streamStoredEvents({
