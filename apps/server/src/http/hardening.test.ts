@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@inkstone/shared';
+import { ErrorCode, TOKEN_NAME } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
 import { describeOnDatabases } from '../test/database.js';
@@ -135,6 +135,39 @@ describeOnDatabases('input hardening on %s', (dbKind) => {
     });
   });
 
+  describe('an unauthenticated small body', () => {
+    it('is refused and its keep-alive connection carries the next request', async () => {
+      // Two requests on one connection, the second sent only after the first answer has arrived, as a keep-alive
+      // client does. Closing after the refusal raced such a client ("other side closed").
+      const { hostname, port } = new URL(t.url);
+      const socket = net.connect(Number(port), hostname);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      let received = '';
+      let closed = false;
+      socket.on('data', (d) => (received += d.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => (closed = true));
+      const waitFor = async (count: number) => {
+        const started = Date.now();
+        while (received.split('HTTP/1.1 ').length - 1 < count && !closed && Date.now() - started < 3000) await new Promise((r) => setTimeout(r, 10));
+      };
+      const body = JSON.stringify({ channel: 'sms' });
+      socket.write(`POST /api/homepage/recall/channel HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      await waitFor(1);
+      const first = parseResponse(received, closed);
+      expect(JSON.parse(first.body)).toMatchObject({ code: ErrorCode.NOT_LOGGED_IN });
+      expect(first.headers['connection']).not.toBe('close');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(closed).toBe(false);
+      socket.write(`GET /api/auth/isLogin HTTP/1.1\r\nHost: a\r\n${TOKEN_NAME}: ${token}\r\n\r\n`);
+      await waitFor(2);
+      socket.destroy();
+      const second = parseResponse(received.slice(received.indexOf('HTTP/1.1', 10)), false);
+      expect(second.status).toBe(200);
+      expect(JSON.parse(second.body)).toMatchObject({ code: 0 });
+    });
+  });
+
   describe('an unauthenticated upload', () => {
     it('is refused before its body is read, and the connection is closed', async () => {
       const { hostname, port } = new URL(t.url);
@@ -167,6 +200,7 @@ describeOnDatabases('input hardening on %s', (dbKind) => {
       socket.destroy();
       const res = parseResponse(received, true);
       expect(res.status).toBe(200);
+      expect(res.headers['connection']).toBe('close');
       expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.NOT_LOGGED_IN });
       expect(closedAt).toBeGreaterThan(0);
       expect(closedAt - started).toBeLessThan(3000);
