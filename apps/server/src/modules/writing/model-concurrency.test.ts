@@ -72,10 +72,17 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     return peak;
   }
 
-  /** A queued article task of the first user, on the 'wide' model, written straight to the repo. */
-  const queuedTask = async (id: string) => {
+  /**
+   * An article task of the first user, on the 'wide' model, written straight to the repo: running (as if this test
+   * had claimed it, run 1) or already failed. Never queued: the app's recovery sweep (every 5 s) would hand a queued
+   * task to its own worker, which could claim it before the test does.
+   */
+  const storedTask = async (id: string, status: 'running' | 'failed') => {
     const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
-    await t.container.writing.repo.insertTask(t.container.db, {
+    return t.container.writing.repo.insertTask(t.container.db, {
+      status,
+      runs: 1,
+      heartbeatAt: new Date(),
       id,
       userId: owner!.id,
       kind: 'article',
@@ -101,8 +108,7 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
   it('writes the first text at once, even right after the previous write (not with the next 150 ms batch)', async () => {
     const repo = t.container.writing.repo;
     const id = randomUUID();
-    await queuedTask(id);
-    const task = (await repo.claim(id, new Date(), new Date(0)))!;
+    const task = await storedTask(id, 'running');
     const sink = new TaskSink(new TaskWriter(repo, new TaskSignals(), t.container.clock), id, task.runs);
     sink.progress('writing', '正在写作', 10);
     await sink.flush();
@@ -121,9 +127,9 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
   it('stores the writes of many running tasks together, in order per task, and none for a task no longer running', async () => {
     const repo = t.container.writing.repo;
     const ids = Array.from({ length: 6 }, () => randomUUID());
-    for (const id of ids) await queuedTask(id);
     const runs = new Map<string, number>();
-    for (const id of ids.slice(0, 5)) runs.set(id, (await repo.claim(id, new Date(), new Date(0)))!.runs);
+    for (const id of ids.slice(0, 5)) runs.set(id, (await storedTask(id, 'running')).runs);
+    await storedTask(ids[5]!, 'failed');
     const signals = new TaskSignals();
     const notified: string[] = [];
     for (const id of ids) signals.on(id, () => notified.push(id));
@@ -137,7 +143,7 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     const counted = new TaskWriter(counting, signals, t.container.clock, 60_000);
     const write = (id: string, n: number) =>
       counted.write({ taskId: id, run: runs.get(id), text: `第${n}段`, title: `题${n}`, events: [{ type: 'delta', data: { text: `第${n}段` } }] });
-    // Three rounds of writes from five running tasks and one never claimed (queued), all waiting...
+    // Three rounds of writes from five running tasks and one no longer running (failed), all waiting...
     const waiting = ids.flatMap((id) => [1, 2, 3].map((n) => write(id, n)));
     await new Promise((r) => setTimeout(r, 50));
     expect(transactions).toBe(0);
