@@ -87,7 +87,14 @@ export async function alternate(
   });
   const o = sum(a);
   const base = sum(b);
-  return { connections, ...(overallRate ? { offeredReqPerSec: overallRate } : {}), slices: `${slices} x ${sliceS} s alternating`, ours: o, baseline: base, throughputRatio: ratio(o.requestsPerSec, base.requestsPerSec) };
+  return {
+    connections,
+    ...(overallRate ? { offeredReqPerSec: overallRate } : {}),
+    slices: `${slices} x ${sliceS} s alternating`,
+    ours: o,
+    baseline: base,
+    throughputRatio: ratio(o.requestsPerSec, base.requestsPerSec),
+  };
 }
 
 export interface Running {

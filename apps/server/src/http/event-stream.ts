@@ -10,10 +10,19 @@ export interface StoredEvent {
   data: unknown;
 }
 
-/** Wakes a stream when its subject writes events in this process. */
+/** Events just stored for one subject, numbered; `after` is the subject's last event id before them. */
+export interface StoredEventBatch {
+  after: number;
+  events: StoredEvent[];
+}
+
+/**
+ * Wakes a stream when its subject writes events in this process. A signal may carry the batch it stored: a stream that
+ * has sent exactly up to `batch.after` sends it from memory; any other signal makes the stream read the database.
+ */
 export interface EventSignals {
-  on(id: string, listener: () => void): void;
-  off(id: string, listener: () => void): void;
+  on(id: string, listener: (batch?: StoredEventBatch) => void): void;
+  off(id: string, listener: (batch?: StoredEventBatch) => void): void;
 }
 
 /** Server shutdown, for streams that should read once more and end instead of being cut. */
@@ -47,10 +56,16 @@ export async function streamStoredEvents(o: {
   let last = o.lastEventId;
   let closed = false;
   let ending = o.shutdown?.closing ?? false;
-  let dirty: boolean;
+  let dirty = true;
   let wake: (() => void) | null = null;
-  const onSignal = () => {
-    dirty = true;
+  // Batches handed over by signals, continuing without a gap from `seen` (the last event taken to be sent).
+  let pending: StoredEvent[] = [];
+  let seen = last;
+  let reading = false;
+  const onSignal = (batch?: StoredEventBatch) => {
+    // During a read its result may or may not hold the batch: read again rather than guess.
+    if (batch && !dirty && !reading && batch.after === (pending.at(-1)?.id ?? seen)) pending.push(...batch.events);
+    else dirty = true;
     wake?.();
   };
   const onClose = () => {
@@ -83,9 +98,22 @@ export async function streamStoredEvents(o: {
 
   try {
     while (!closed) {
-      dirty = false;
       const lastRead = ending;
-      const events = await o.read(last, PAGE);
+      let events: StoredEvent[];
+      if (!dirty && !ending && pending.length) {
+        events = pending;
+        pending = [];
+      } else {
+        dirty = false;
+        pending = [];
+        reading = true;
+        try {
+          events = await o.read(last, PAGE);
+        } finally {
+          reading = false;
+        }
+      }
+      seen = events.at(-1)?.id ?? seen;
       let ended = false;
       for (const e of events) {
         await write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -96,9 +124,14 @@ export async function streamStoredEvents(o: {
         }
       }
       if (ended || closed || lastRead) break;
-      if (events.length === PAGE || dirty) continue;
+      if (events.length === PAGE) dirty = true;
+      if (dirty || pending.length) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, o.pollMs);
+        const timer = setTimeout(() => {
+          // Not woken by this process: what another process wrote is only in the database.
+          dirty = true;
+          resolve();
+        }, o.pollMs);
         wake = () => {
           clearTimeout(timer);
           resolve();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StoredEventBatch } from '../../http/event-stream.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
@@ -132,7 +133,12 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await storedTask(ids[5]!, 'failed');
     const signals = new TaskSignals();
     const notified: string[] = [];
-    for (const id of ids) signals.on(id, () => notified.push(id));
+    const batches = new Map<string, StoredEventBatch[]>();
+    for (const id of ids)
+      signals.on(id, (batch?: StoredEventBatch) => {
+        notified.push(id);
+        if (batch) batches.set(id, [...(batches.get(id) ?? []), batch]);
+      });
     const writer = new TaskWriter(repo, signals, t.container.clock);
     let transactions = 0;
     const writeRunning = repo.writeRunning.bind(repo);
@@ -154,7 +160,11 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     expect(results).toEqual(ids.flatMap((id, i) => [1, 2, 3].map(() => i < 5)));
     expect(transactions).toBe(1);
     for (const id of ids.slice(0, 5)) {
-      expect((await repo.eventsAfter(id, 0)).map((e) => e.data.text)).toEqual(['第1段', '第2段', '第3段']);
+      const stored = await repo.eventsAfter(id, 0);
+      expect(stored.map((e) => e.data.text)).toEqual(['第1段', '第2段', '第3段']);
+      // Each write's signal carries its events as stored (ids included), each continuing the one before.
+      expect(batches.get(id)?.map((b) => b.after)).toEqual([0, stored[0]!.id, stored[1]!.id]);
+      expect(batches.get(id)?.flatMap((b) => b.events)).toEqual(stored.map((e) => ({ id: e.id, type: e.type, data: e.data })));
       expect(await repo.task(id)).toMatchObject({ text: '第3段', title: '题3' });
     }
     expect(await repo.eventsAfter(ids[5]!, 0)).toEqual([]);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { SearchSource } from '@inkstone/shared';
 import type { LlmUsage } from '../../integrations/llm/types.js';
+import type { StoredEventBatch } from '../../http/event-stream.js';
 import type { Sink } from './pipeline.js';
 import type { TaskWriter } from './task-writer.js';
 
@@ -13,8 +14,9 @@ export class TaskSignals extends EventEmitter {
     super();
     this.setMaxListeners(0);
   }
-  notify(taskId: string) {
-    this.emit(taskId);
+  /** `batch`: the events just stored, numbered, for streams in this process that can send them without a read. */
+  notify(taskId: string, batch?: StoredEventBatch) {
+    this.emit(taskId, batch);
   }
   /** The process is stopping: open event streams send what is stored and end (EventSource reconnects). */
   shutdown() {

@@ -88,10 +88,19 @@ export class TaskWriter {
       batch.map((w) => w.write),
       this.clock.now(),
     );
+    // A task written twice in this batch: its events' ids are shared out in order, each write continuing the last.
+    const next = new Map<string, { after: number; ids: number[] }>();
+    for (const [taskId, got] of owned) next.set(taskId, { after: got.after, ids: [...got.ids] });
     for (const w of batch) {
-      const mine = owned.has(w.write.taskId);
-      if (mine && w.write.events.length) this.signals.notify(w.write.taskId);
-      w.settle(mine);
+      const got = next.get(w.write.taskId);
+      if (got && w.write.events.length) {
+        const ids = got.ids.splice(0, w.write.events.length);
+        const events = w.write.events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data }));
+        // Only a whole, numbered batch can be sent from memory; otherwise the streams read it back.
+        this.signals.notify(w.write.taskId, ids.length === events.length ? { after: got.after, events } : undefined);
+        got.after = ids[ids.length - 1] ?? got.after;
+      }
+      w.settle(got !== undefined);
     }
   }
 }

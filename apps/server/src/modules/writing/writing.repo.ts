@@ -55,14 +55,16 @@ export class WritingRepo {
   /**
    * Many running tasks' stream writes in one statement (group commit, and no BEGIN/COMMIT round trips: a single
    * statement is atomic): each task's text, title and heartbeat are set only while it is running under the given run
-   * (as updateRunning), and its events are appended only then, in the order given (ids follow it). Returns the ids that
-   * were still theirs. At 200 streams the per-flush transactions (four round trips each) were most of the database's work.
+   * (as updateRunning), and its events are appended only then, in the order given (ids follow it). Returns the tasks
+   * that were still theirs, each with the ids its events got and `after`: the task's last event id before them, so that a
+   * stream in this process that has sent exactly up to `after` can send them from memory instead of reading them back.
+   * At 200 streams the per-flush transactions (four round trips each) were most of the database's work.
    */
   async writeRunning(
     entries: ReadonlyArray<{ taskId: string; run?: number; text: string; title: string; events: ReadonlyArray<{ type: string; data: Record<string, unknown> }> }>,
     heartbeatAt: Date,
-  ): Promise<Set<string>> {
-    if (!entries.length) return new Set();
+  ): Promise<Map<string, { after: number; ids: number[] }>> {
+    if (!entries.length) return new Map();
     // A task written twice in one batch: its latest text is the one kept (its events all go, in order).
     const latest = [...new Map(entries.map((e) => [e.taskId, e])).values()];
     const tasks = sql.join(
@@ -82,10 +84,16 @@ export class WritingRepo {
             sql`, `,
           )}) as e(ord, task_id, type, data)
           join owned on owned.id = e.task_id order by e.ord
-        ) select id from owned`
+          returning ${writingTaskEvents.id}, ${writingTaskEvents.taskId}
+        )
+        -- The WITH parts do not see each other's writes: max(id) here is the task's last event before this statement.
+        select o.id,
+          (select coalesce(max(ev.id), 0) from ${writingTaskEvents} ev where ev.task_id = o.id)::text as after,
+          (select coalesce(json_agg(a.id order by a.id), '[]'::json) from appended a where a.task_id = o.id) as ids
+        from owned o`
       : update;
-    const result = (await this.db.execute(statement)) as unknown as { rows: Array<{ id: string }> };
-    return new Set(result.rows.map((r) => r.id));
+    const result = (await this.db.execute(statement)) as unknown as { rows: Array<{ id: string; after?: string; ids?: number[] | string }> };
+    return new Map(result.rows.map((r) => [r.id, { after: Number(r.after ?? 0), ids: (typeof r.ids === 'string' ? (JSON.parse(r.ids) as number[]) : (r.ids ?? [])).map(Number) }]));
   }
 
   /** The single transition to failed: true for exactly one caller (given `run`, only the run that claimed it). */

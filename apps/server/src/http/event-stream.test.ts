@@ -1,0 +1,104 @@
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { streamStoredEvents, type StoredEvent, type StoredEventBatch } from './event-stream.js';
+
+/** One subject's stored events, a count of reads, and a server streaming them as SSE through streamStoredEvents. */
+async function harness(initial: StoredEvent[]) {
+  const stored = [...initial];
+  const signals = new EventEmitter();
+  let reads = 0;
+  const server = http.createServer((_req, res) => {
+    void streamStoredEvents({
+      res,
+      requestId: 'r1',
+      id: 'task-1',
+      lastEventId: 0,
+      read: async (after, limit) => {
+        reads += 1;
+        return stored.filter((e) => e.id > after).slice(0, limit);
+      },
+      signals,
+      pollMs: 60_000,
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  /** Reads the stream until it has sent the event with this id. */
+  const until = async (id: number) => {
+    while (!text.includes(`id: ${id}\n`)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended before event ${id}`);
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  const ids = () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  const signal = (batch?: StoredEventBatch) => signals.emit('task-1', batch);
+  const store = (...events: StoredEvent[]) => stored.push(...events);
+  return {
+    until,
+    ids,
+    signal,
+    store,
+    reads: () => reads,
+    close: async () => {
+      await reader.cancel();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const delta = (id: number): StoredEvent => ({ id, type: 'delta', data: { text: `第${id}段` } });
+
+describe('streamStoredEvents', () => {
+  let h: Awaited<ReturnType<typeof harness>> | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('sends a batch that continues what it sent from memory, without reading it back', async () => {
+    h = await harness([delta(1), delta(4)]);
+    await h.until(4);
+    expect(h.reads()).toBe(1);
+    // Ids have gaps (other tasks' events): `after` says what comes right before.
+    h.store(delta(9), delta(12));
+    h.signal({ after: 4, events: [delta(9), delta(12)] });
+    await h.until(12);
+    h.store(delta(13));
+    h.signal({ after: 12, events: [delta(13)] });
+    await h.until(13);
+    expect(h.reads()).toBe(1);
+    expect(h.ids()).toEqual([1, 4, 9, 12, 13]);
+  });
+
+  it('reads the database when a batch does not continue what it sent, or a signal carries none', async () => {
+    h = await harness([delta(1)]);
+    await h.until(1);
+    // Event 5 was stored by another writer and never signalled: the batch after it cannot go out first.
+    h.store(delta(5), delta(7));
+    h.signal({ after: 5, events: [delta(7)] });
+    await h.until(7);
+    expect(h.reads()).toBe(2);
+    h.store(delta(8));
+    h.signal();
+    await h.until(8);
+    expect(h.reads()).toBe(3);
+    expect(h.ids()).toEqual([1, 5, 7, 8]);
+  });
+
+  it('ends after a terminal event sent from memory', async () => {
+    h = await harness([delta(1)]);
+    await h.until(1);
+    const done: StoredEvent = { id: 2, type: 'done', data: { taskId: 'task-1' } };
+    h.store(done);
+    h.signal({ after: 1, events: [done] });
+    await h.until(2);
+    expect(h.ids()).toEqual([1, 2]);
+    expect(h.reads()).toBe(1);
+  });
+});
