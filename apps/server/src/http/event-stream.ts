@@ -37,10 +37,84 @@ export function resumeAfter(header: string | string[] | undefined, query: number
 }
 
 /**
+ * Where a stream's next events come from: batches handed over by signals that continue, without a gap, what it has
+ * taken to send; otherwise (first read, a gap, a signal without a batch, a poll, shutdown) a read of the database.
+ */
+class EventFeed {
+  /** A read is due rather than the pending batches. */
+  dirty = true;
+  private pending: StoredEvent[] = [];
+  private seen: number;
+  private reading = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly read: (after: number, limit: number) => Promise<StoredEvent[]>,
+    after: number,
+  ) {
+    this.seen = after;
+  }
+
+  readonly onSignal = (batch?: StoredEventBatch) => {
+    // During a read its result may or may not hold the batch: read again rather than guess.
+    if (batch && !this.dirty && !this.reading && batch.after === (this.pending.at(-1)?.id ?? this.seen)) this.pending.push(...batch.events);
+    else this.dirty = true;
+    this.wake?.();
+  };
+
+  /** Ends a wait: the client left (nothing to read), or the server is closing (read once more). */
+  interrupt(readAgain: boolean) {
+    if (readAgain) this.dirty = true;
+    this.wake?.();
+  }
+
+  get ready(): boolean {
+    return this.dirty || this.pending.length > 0;
+  }
+
+  async next(last: number): Promise<StoredEvent[]> {
+    let events: StoredEvent[];
+    if (!this.dirty && this.pending.length) {
+      events = this.pending;
+      this.pending = [];
+    } else {
+      this.dirty = false;
+      this.pending = [];
+      this.reading = true;
+      try {
+        events = await this.read(last, PAGE);
+      } finally {
+        this.reading = false;
+      }
+      // A full page: more may be stored.
+      if (events.length === PAGE) this.dirty = true;
+    }
+    this.seen = events.at(-1)?.id ?? this.seen;
+    return events;
+  }
+
+  /** Until a signal or `ms`; after `ms` a read is due, since what another process wrote is only in the database. */
+  async wait(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.dirty = true;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
+  }
+}
+
+/**
  * Serves one subject's stored events (a writing task, an agent turn) as SSE: everything after `lastEventId`, then new
- * ones as they are written. Wakes on the in-process signal and re-reads every `pollMs` anyway, so a stream served by
- * one instance follows work run by another. Ends after `done` or `error`, when the client goes away, or (with
- * `shutdown`) after one more read once the server is closing.
+ * ones as they are written. Wakes on the in-process signal (sending a batch it carries from memory when it continues
+ * what was sent) and re-reads every `pollMs` anyway, so a stream served by one instance follows work run by another.
+ * Ends after `done` or `error`, when the client goes away, or (with `shutdown`) after one more read once the server is
+ * closing.
  */
 export async function streamStoredEvents(o: {
   res: ServerResponse;
@@ -56,28 +130,16 @@ export async function streamStoredEvents(o: {
   let last = o.lastEventId;
   let closed = false;
   let ending = o.shutdown?.closing ?? false;
-  let dirty = true;
-  let wake: (() => void) | null = null;
-  // Batches handed over by signals, continuing without a gap from `seen` (the last event taken to be sent).
-  let pending: StoredEvent[] = [];
-  let seen = last;
-  let reading = false;
-  const onSignal = (batch?: StoredEventBatch) => {
-    // During a read its result may or may not hold the batch: read again rather than guess.
-    if (batch && !dirty && !reading && batch.after === (pending.at(-1)?.id ?? seen)) pending.push(...batch.events);
-    else dirty = true;
-    wake?.();
-  };
+  const feed = new EventFeed(o.read, last);
   const onClose = () => {
     closed = true;
-    wake?.();
+    feed.interrupt(false);
   };
   res.on('close', onClose);
-  signals.on(id, onSignal);
+  signals.on(id, feed.onSignal);
   const offShutdown = o.shutdown?.onShutdown(() => {
     ending = true;
-    dirty = true;
-    wake?.();
+    feed.interrupt(true);
   });
 
   res.writeHead(200, {
@@ -99,21 +161,7 @@ export async function streamStoredEvents(o: {
   try {
     while (!closed) {
       const lastRead = ending;
-      let events: StoredEvent[];
-      if (!dirty && !ending && pending.length) {
-        events = pending;
-        pending = [];
-      } else {
-        dirty = false;
-        pending = [];
-        reading = true;
-        try {
-          events = await o.read(last, PAGE);
-        } finally {
-          reading = false;
-        }
-      }
-      seen = events.at(-1)?.id ?? seen;
+      const events = await feed.next(last);
       let ended = false;
       for (const e of events) {
         await write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -124,26 +172,13 @@ export async function streamStoredEvents(o: {
         }
       }
       if (ended || closed || lastRead) break;
-      if (events.length === PAGE) dirty = true;
-      if (dirty || pending.length) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          // Not woken by this process: what another process wrote is only in the database.
-          dirty = true;
-          resolve();
-        }, o.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
+      if (!feed.ready) await feed.wait(o.pollMs);
     }
   } catch {
     // A database hiccup: end the response; the client reconnects with Last-Event-ID and resumes.
   } finally {
     clearInterval(keepAlive);
-    signals.off(id, onSignal);
+    signals.off(id, feed.onSignal);
     offShutdown?.();
     res.off('close', onClose);
     if (!res.writableEnded) res.end();
