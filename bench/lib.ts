@@ -60,13 +60,12 @@ export async function warmEach(url: string, requests: autocannon.Request[]): Pro
 export async function alternate(
   ours: { url: string; requests?: autocannon.Request[]; headers?: Record<string, string> },
   baseline: { url: string; requests?: autocannon.Request[] },
-  opts: { connections?: number; slices?: number; sliceS?: number; warmupS?: number; overallRate?: number } = {},
+  opts: { connections?: number; slices?: number; sliceS?: number; warmupS?: number } = {},
 ) {
-  const { connections = 20, slices = 5, sliceS = 2, warmupS = 2, overallRate } = opts;
+  const { connections = 20, slices = 5, sliceS = 2, warmupS = 2 } = opts;
   const one = async (side: typeof ours, duration: number) => {
     // The load generator runs on its own thread so it does not share the event loop with an in-process server.
-    // overallRate set: open loop at that many requests a second in all (latency at a given load); unset: flat out.
-    const r = await autocannon({ url: side.url, requests: side.requests, headers: side.headers, connections, duration, workers: 1, ...(overallRate ? { overallRate } : {}) });
+    const r = await autocannon({ url: side.url, requests: side.requests, headers: side.headers, connections, duration, workers: 1 });
     return { total: r.requests.total, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
   };
   await one(ours, warmupS);
@@ -87,14 +86,7 @@ export async function alternate(
   });
   const o = sum(a);
   const base = sum(b);
-  return {
-    connections,
-    ...(overallRate ? { offeredReqPerSec: overallRate } : {}),
-    slices: `${slices} x ${sliceS} s alternating`,
-    ours: o,
-    baseline: base,
-    throughputRatio: ratio(o.requestsPerSec, base.requestsPerSec),
-  };
+  return { connections, slices: `${slices} x ${sliceS} s alternating`, ours: o, baseline: base, throughputRatio: ratio(o.requestsPerSec, base.requestsPerSec) };
 }
 
 export interface Running {

@@ -125,31 +125,18 @@ async function measure(kind: 'postgres' | 'pglite') {
     bareCounter.failures = 0;
     const r = await alternate({ url: oursUrl, requests }, { url: bareUrl, requests }, { connections: CONNECTIONS, slices: SLICES, sliceS: SLICE_S, warmupS: WARMUP_S });
     const failures = { ours: oursCounter.failures, baseline: bareCounter.failures };
-    // Many online users at once: the tail latency with 256 connections open. Flat out (every connection sends its next
-    // request the moment an answer comes), p99 is queueing, bounded below by Little's law: 256 requests always in flight
-    // at X req/s wait 256/X s on average, so no server on two cores (bare Fastify included) answers in 10 ms. The
-    // figure is therefore taken at a fixed offered load: half of what the process served flat out at 20 connections,
-    // the headroom docs/DEPLOY.md plans each web process with. The flat-out run is reported beside it.
-    const wide =
-      kind === 'postgres'
-        ? {
-            flatOut: await alternate({ url: oursUrl, requests }, { url: bareUrl, requests }, { connections: 256, slices: 3, sliceS: 2, warmupS: 1 }),
-            atHalfCapacity: await alternate(
-              { url: oursUrl, requests },
-              { url: bareUrl, requests },
-              { connections: 256, slices: 3, sliceS: 3, warmupS: 1, overallRate: Math.round(r.ours.requestsPerSec / 2) },
-            ),
-          }
-        : null;
+    // Many online users at once: the tail latency with 256 connections open, flat out (each connection sends its next
+    // request the moment an answer comes). That is queueing: by Little's law 256 requests always in flight at X req/s
+    // wait 256/X s on average, so p99 <= 10 ms would take over 25,600 req/s; the bare route's p99 is the floor here.
+    // (autocannon's fixed-rate mode was tried for a latency at a given load: it sends in bursts, and its p99 was
+    // seconds for the bare route too.)
+    const wide = kind === 'postgres' ? await alternate({ url: oursUrl, requests }, { url: bareUrl, requests }, { connections: 256, slices: 3, sliceS: 2, warmupS: 1 }) : null;
     return {
       database: kind,
       data: { users: USERS, notices: seeded.notices, broadcasts: BROADCASTS, personal: PERSONAL, readRows: seeded.reads },
       ...r,
       envelopeFailures: failures,
-      at256: wide && {
-        atHalfCapacity: { offeredReqPerSec: wide.atHalfCapacity.offeredReqPerSec, ours: wide.atHalfCapacity.ours, baseline: wide.atHalfCapacity.baseline },
-        flatOut: { ours: wide.flatOut.ours, baseline: wide.flatOut.baseline },
-      },
+      at256: wide && { ours: wide.ours, baseline: wide.baseline },
     };
   } finally {
     await bare.close();
@@ -174,11 +161,7 @@ export async function run(): Promise<Record<string, unknown>> {
       pass: lite.throughputRatio >= 0.3 && ok(lite),
     },
     pg?.at256
-      ? {
-          id: 'bubble-p99',
-          value: `p99 ${pg.at256.atHalfCapacity.ours.p99Ms} ms at ${pg.at256.atHalfCapacity.offeredReqPerSec} req/s offered (bare Fastify ${pg.at256.atHalfCapacity.baseline.p99Ms} ms; flat out ${pg.at256.flatOut.ours.p99Ms} vs ${pg.at256.flatOut.baseline.p99Ms} ms)`,
-          pass: pg.at256.atHalfCapacity.ours.p99Ms <= 10 && pg.at256.atHalfCapacity.ours.errors === 0,
-        }
+      ? { id: 'bubble-p99', value: `p99 ${pg.at256.ours.p99Ms} ms (bare Fastify ${pg.at256.baseline.p99Ms} ms)`, pass: pg.at256.ours.p99Ms <= 10 && pg.at256.ours.errors === 0 }
       : { id: 'bubble-p99', value: 'not measured (no PostgreSQL)', pass: false },
   ];
   return {

@@ -11,7 +11,7 @@ import type { Figure } from './lib.js';
 const TABLE: { id: string; figure: string; target: string }[] = [
   { id: 'bubble-pg', figure: '/api/notice/bubble vs bare Fastify (1,000 users, 350 notices), PostgreSQL', target: '>= 0.5x' },
   { id: 'bubble-pglite', figure: '/api/notice/bubble vs bare Fastify (1,000 users, 350 notices), PGlite', target: '>= 0.3x' },
-  { id: 'bubble-p99', figure: '/api/notice/bubble p99 at 256 connections (half capacity offered), PostgreSQL', target: '<= 10 ms' },
+  { id: 'bubble-p99', figure: '/api/notice/bubble p99 at 256 connections, PostgreSQL', target: '<= 10 ms' },
   { id: 'is-login', figure: '/api/auth/isLogin (valid token) vs bare Fastify', target: '>= 0.5x' },
   { id: 'account-unread', figure: '/api/publish/account/unread vs bare Fastify', target: '>= 0.5x' },
   { id: 'first-text', figure: 'first streamed text: product minus model stand-in (median of 15)', target: '<= +10 ms' },

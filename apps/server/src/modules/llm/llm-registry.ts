@@ -52,6 +52,10 @@ export class LlmRegistry {
   /** The admin-added model marked default (enabled), if any. */
   private dbDefault: string | null = null;
   private loadedAt = 0;
+  /** Bumped by every change: a read started before one must not be taken as current. */
+  private epoch = 0;
+  /** The read under way and the epoch it started in: concurrent callers share it (200 task creates, one query). */
+  private loading: { epoch: number; models: Promise<ModelEntry[]> } | null = null;
   /** Per model id, kept across re-reads of the admin-added models so a reload does not reset who holds a slot. */
   private readonly slots = new Map<string, ModelSlots>();
   private readonly repo: LlmModelsRepo;
@@ -63,8 +67,8 @@ export class LlmRegistry {
     private readonly bus?: InvalidationBus,
   ) {
     // A console change in any process: the next read here goes to the database.
-    bus?.subscribe(BUS_TOPIC, () => (this.loadedAt = 0));
-    bus?.onReset(() => (this.loadedAt = 0));
+    bus?.subscribe(BUS_TOPIC, () => this.forget());
+    bus?.onReset(() => this.forget());
     const w = new OfflineWriter();
     this.offline = { id: w.id, label: w.label, isAi: false, capabilities: ['article', 'ability', 'title'], pointsFeature: null, source: 'offline', client: w };
     this.fromConfig = config.LLM_MODELS.map((m) => this.entry(m, 'config'));
@@ -94,27 +98,49 @@ export class LlmRegistry {
     return this.fromConfig.length === 0 && this.dbModels.length === 0;
   }
 
+  private forget() {
+    this.loadedAt = 0;
+    this.epoch += 1;
+  }
+
+  /** `force`: a read that starts now or has started since the last change, even when the cached list is fresh. */
   private async fromDb(force = false): Promise<ModelEntry[]> {
-    if (force || Date.now() - this.loadedAt > DB_CACHE_MS) {
-      const rows = (await this.repo.list()).filter((r) => r.enabled && !this.fromConfig.some((c) => c.id === r.id));
+    if (!force && Date.now() - this.loadedAt <= DB_CACHE_MS) return this.dbModels;
+    if (this.loading?.epoch !== this.epoch) {
+      const loading = { epoch: this.epoch, models: this.load(this.epoch) };
+      this.loading = loading;
+      void loading.models
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.loading === loading) this.loading = null;
+        });
+    }
+    return this.loading.models;
+  }
+
+  private async load(epoch: number): Promise<ModelEntry[]> {
+    const rows = (await this.repo.list()).filter((r) => r.enabled && !this.fromConfig.some((c) => c.id === r.id));
+    const models = rows.map((r) =>
+      this.entry(
+        {
+          id: r.id,
+          label: r.label,
+          baseURL: r.baseUrl,
+          model: r.model,
+          apiKey: decryptSecret(this.key, r.apiKeyEnc),
+          pointsFeature: r.pointsFeature ?? undefined,
+          capabilities: r.capabilities,
+        },
+        'admin',
+      ),
+    );
+    // A change while reading: answer what was read, but keep it only if nothing newer was kept meanwhile.
+    if (epoch === this.epoch) {
       this.dbDefault = rows.find((r) => r.isDefault)?.id ?? null;
-      this.dbModels = rows.map((r) =>
-        this.entry(
-          {
-            id: r.id,
-            label: r.label,
-            baseURL: r.baseUrl,
-            model: r.model,
-            apiKey: decryptSecret(this.key, r.apiKeyEnc),
-            pointsFeature: r.pointsFeature ?? undefined,
-            capabilities: r.capabilities,
-          },
-          'admin',
-        ),
-      );
+      this.dbModels = models;
       this.loadedAt = Date.now();
     }
-    return this.dbModels;
+    return models;
   }
 
   async list(): Promise<ModelEntry[]> {
@@ -204,7 +230,7 @@ export class LlmRegistry {
 
   /** After a committed change: this process reloads on its next read, the others through the cache bus. */
   changed(): void {
-    this.loadedAt = 0;
+    this.forget();
     this.bus?.publish(BUS_TOPIC, '*');
   }
 
