@@ -125,6 +125,35 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await sink.flush();
   });
 
+  it('stores a new task and its first events together (one statement): in order, or nothing at all', async () => {
+    const repo = t.container.writing.repo;
+    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
+    // Stored as failed: a queued one would be handed to the app's own worker by its recovery sweep.
+    const row = (id: string) => ({
+      id,
+      userId: owner!.id,
+      kind: 'article',
+      mode: 'quick',
+      input: {},
+      modelId: 'wide',
+      status: 'failed',
+      pointsFeature: 'article_quick',
+      pointsCharged: 0,
+      createdAt: new Date(),
+    });
+    const ok = randomUUID();
+    await repo.insertTaskWithEvents(row(ok), [
+      { type: 'progress', data: { stage: 'queued' } },
+      { type: 'progress', data: { stage: 'second' } },
+    ]);
+    expect(await repo.task(ok)).toMatchObject({ id: ok, status: 'failed' });
+    expect((await repo.eventsAfter(ok, 0)).map((e) => e.data.stage)).toEqual(['queued', 'second']);
+    // An event the database refuses (NUL in jsonb) takes the task with it.
+    const bad = randomUUID();
+    await expect(repo.insertTaskWithEvents(row(bad), [{ type: 'progress', data: { stage: 'a\u0000b' } }])).rejects.toThrow();
+    expect(await repo.task(bad)).toBeUndefined();
+  });
+
   it('stores the writes of many running tasks together, in order per task, and none for a task no longer running', async () => {
     const repo = t.container.writing.repo;
     const ids = Array.from({ length: 6 }, () => randomUUID());

@@ -259,7 +259,7 @@ export class WritingTaskService {
   }
 
   /**
-   * Charges (key `task:<id>`) and records the task in one transaction, then enqueues it. Only model-backed work
+   * Charges (key `task:<id>`) and records the task in one transaction (a free one in one statement), then enqueues it. Only model-backed work
    * is paid: the offline writer (isAi false) only arranges the user's own input, so it costs nothing.
    */
   private async create<K extends TaskKind>(userId: number, kind: K, mode: string, input: TaskInputOf<K>, modelId: string, feature: string, isAi: boolean) {
@@ -269,11 +269,15 @@ export class WritingTaskService {
           throw appError(ErrorCode.SERVER_ERROR);
         });
     const taskId = randomUUID();
-    await this.repo.db.transaction(async (tx) => {
-      await this.repo.insertTask(tx, { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() });
-      if (cost > 0) await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
-      await this.repo.appendEvents(tx, taskId, [{ type: 'progress', data: { stage: 'queued', message: '已进入写作队列', percent: 0 } }]);
-    });
+    const row = { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() };
+    const queued = [{ type: 'progress', data: { stage: 'queued', message: '已进入写作队列', percent: 0 } }];
+    if (cost === 0) await this.repo.insertTaskWithEvents(row, queued);
+    else
+      await this.repo.db.transaction(async (tx) => {
+        await this.repo.insertTask(tx, row);
+        await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
+        await this.repo.appendEvents(tx, taskId, queued);
+      });
     await this.jobs.enqueue(WRITING_JOB, { taskId }, { jobId: taskId });
     return { taskId };
   }

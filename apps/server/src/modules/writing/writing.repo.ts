@@ -17,6 +17,26 @@ export class WritingRepo {
     return row!;
   }
 
+  /**
+   * A new task and its first events in one statement: atomic without a transaction, so no BEGIN/COMMIT round trips (a
+   * free task's create is most of a first text's wait on the embedded database).
+   */
+  async insertTaskWithEvents(values: typeof writingTasks.$inferInsert, events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>): Promise<void> {
+    const task = this.db.insert(writingTasks).values(values).returning({ id: writingTasks.id });
+    if (!events.length) {
+      await task;
+      return;
+    }
+    const rows = sql.join(
+      events.map((e, i) => sql`(${i}::integer, ${e.type}::text, ${JSON.stringify(e.data)}::jsonb)`),
+      sql`, `,
+    );
+    await this.db.execute(
+      sql`with task as (${task.getSQL()}) insert into ${writingTaskEvents} ("task_id", "type", "data")
+        select task.id, e.type, e.data from task, (values ${rows}) as e(ord, type, data) order by e.ord`,
+    );
+  }
+
   async task(id: string, db: DbOrTx = this.db): Promise<TaskRow | undefined> {
     const [row] = await db.select().from(writingTasks).where(eq(writingTasks.id, id));
     return row;
