@@ -132,11 +132,11 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     const row = (id: string) => ({
       id,
       userId: owner!.id,
-      kind: 'article',
+      kind: 'article' as const,
       mode: 'quick',
       input: {},
       modelId: 'wide',
-      status: 'failed',
+      status: 'failed' as const,
       pointsFeature: 'article_quick',
       pointsCharged: 0,
       createdAt: new Date(),
