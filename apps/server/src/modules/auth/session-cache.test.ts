@@ -71,6 +71,42 @@ describeOnDatabases('session cache on %s', (dbKind) => {
     }
   });
 
+  it('while the refresh behind an answer writes its touch, the session is still answered from the cache', async () => {
+    const a = await loginByPhone(t);
+    expect(await isLogin(a.tokenValue)).toBe(0);
+    const svc = t.container.services.sessions;
+    const repo = (svc as unknown as { repo: { byTokenHash: (h: string) => Promise<unknown>; touch: (...a: unknown[]) => Promise<unknown> } }).repo;
+    const read = repo.byTokenHash.bind(repo);
+    const touch = repo.touch.bind(repo);
+    let reads = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let touching!: () => void;
+    const touchStarted = new Promise<void>((r) => (touching = r));
+    repo.byTokenHash = async (h: string) => {
+      reads++;
+      return read(h);
+    };
+    repo.touch = async (...args: unknown[]) => {
+      touching();
+      await held;
+      return touch(...args);
+    };
+    try {
+      t.clock.advance(61_000);
+      expect(await isLogin(a.tokenValue)).toBe(0);
+      await touchStarted;
+      // The refresh has read the row and waits on its touch (a busy database): the token must not look uncached, or
+      // every poll of it would read and touch again, in the foreground.
+      expect(await Promise.all([isLogin(a.tokenValue), isLogin(a.tokenValue), isLogin(a.tokenValue)])).toEqual([0, 0, 0]);
+      expect(reads).toBe(1);
+    } finally {
+      release();
+      repo.byTokenHash = read;
+      repo.touch = touch;
+    }
+  });
+
   it('logout and logout of every device are refused on the next call', async () => {
     const a = await loginByPhone(t);
     // Two more devices of the same user.

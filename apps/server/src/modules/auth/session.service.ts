@@ -94,10 +94,15 @@ export class SessionService implements SessionAuthenticator {
   private async lookup(tokenHash: string, now: Date): Promise<SessionInfo> {
     const epoch = this.epoch;
     const row = await this.repo.byTokenHash(tokenHash);
-    this.cache.delete(tokenHash);
-    if (!row) throw appError(ErrorCode.NOT_LOGGED_IN);
-    if (row.revokedAt || row.deletedAt || row.disabledAt) throw appError(ErrorCode.SESSION_REVOKED);
-    if (row.expiresAt <= now) throw appError(ErrorCode.NOT_LOGGED_IN, '登录已过期，请重新登录');
+    // A refused session leaves the cache now; a live one keeps its entry through the touch below, so that a refresh
+    // behind an answer (refresh-ahead) never leaves a hole in which every call of the token reads and touches again.
+    const refuse = (err: Error): never => {
+      this.cache.delete(tokenHash);
+      throw err;
+    };
+    if (!row) return refuse(appError(ErrorCode.NOT_LOGGED_IN));
+    if (row.revokedAt || row.deletedAt || row.disabledAt) return refuse(appError(ErrorCode.SESSION_REVOKED));
+    if (row.expiresAt <= now) return refuse(appError(ErrorCode.NOT_LOGGED_IN, '登录已过期，请重新登录'));
     let { expiresAt, lastSeenAt } = row;
     if (now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       lastSeenAt = now;
@@ -105,6 +110,8 @@ export class SessionService implements SessionAuthenticator {
       await this.repo.touch(row.id, lastSeenAt, expiresAt);
     }
     if (epoch === this.epoch) this.cache.set(tokenHash, { sessionId: row.id, userId: row.userId, expiresAt: expiresAt.getTime(), lastSeenAt: lastSeenAt.getTime() });
+    // An invalidation raced the read: the bus handler dropped what matched, and what was read may be stale.
+    else this.cache.delete(tokenHash);
     return { sessionId: row.id, userId: row.userId };
   }
 
