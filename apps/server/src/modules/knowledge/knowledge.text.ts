@@ -1,5 +1,4 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import { jieba as seg } from '../../integrations/llm/chinese-text.js';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { docxHtmlIsolated, pdfPagesIsolated, QUOTE_PARSE_LIMITS, type ParseLimits } from '../../security/isolated-parse.js';
@@ -39,9 +38,6 @@ export const PDF_MAX_PAGES = 1000;
  * not the time spent storing pages.
  */
 export const KNOWLEDGE_PARSE_LIMITS: Omit<ParseLimits, 'maxChars'> = { ...QUOTE_PARSE_LIMITS, maxPages: PDF_MAX_PAGES, timeoutMs: 60_000 };
-
-let jieba: Jieba | null = null;
-const seg = () => (jieba ??= Jieba.withDict(dict));
 
 const WORDY = /[\p{L}\p{N}]/u;
 

@@ -1,9 +1,7 @@
-import { Jieba, TfIdf } from '@node-rs/jieba';
-import { dict, idf } from '@node-rs/jieba/dict.js';
+import { jieba as segmenter, tfIdf } from '../../integrations/llm/chinese-text.js';
 import { htmlToText } from '../../integrations/platforms/types.js';
 
-let engine: { jieba: Jieba; tfidf: TfIdf } | null = null;
-const load = () => (engine ??= { jieba: Jieba.withDict(dict), tfidf: TfIdf.withDict(idf) });
+const load = () => ({ jieba: segmenter(), tfidf: tfIdf() });
 
 const NOUNISH = ['n', 'nr', 'ns', 'nt', 'nz', 'vn', 'an', 'eng'];
 

@@ -1,9 +1,4 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
-
-/** Loaded on first use: the dictionary costs ~100 ms and most processes never refresh topics. */
-let jieba: Jieba | null = null;
-const engine = () => (jieba ??= Jieba.withDict(dict));
+import { jieba as engine } from '../../integrations/llm/chinese-text.js';
 
 /** Words that say nothing about which story a title is (question framing, filler). */
 const STOP = new Set([
