@@ -1,5 +1,4 @@
 import './http/zod-setup.js';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +12,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ErrorCode, limits } from '@inkstone/shared';
 import type { Container } from './container.js';
-import { lazyChildLogger, RequestLogController } from './logger.js';
+import { lazyChildLogger, POLLED_ROUTES, RequestLogController } from './logger.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installAuthGuard } from './http/auth-guard.js';
+import { HotLane } from './http/hot-lane.js';
+import { RateLimitStores } from './http/rate-limit-stores.js';
+import { requestIdOf } from './http/request-id.js';
 import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
 import { installInputGuard, jsonDepthOver, maxJsonDepth, tooDeep } from './http/input-guard.js';
 import { openApiTransform } from './http/openapi.js';
@@ -52,12 +54,16 @@ const isApiReply = (url: string) => isApiPath(url) && !url.startsWith('/api/docs
 /** The Fastify instance with every route; tests build it too. */
 export async function buildApp(c: Container): Promise<FastifyInstance> {
   const { config } = c;
+  const rateLimits = new RateLimitStores({
+    redis: c.redis,
+    nameSpace: `${config.REDIS_PREFIX}-rl:`,
+    maxFor: (key) => (key.startsWith('s:') ? config.RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_ANON_PER_MINUTE),
+  });
+  const hotLane = new HotLane({ sessions: c.auth.sessions, limits: rateLimits, quiet: POLLED_ROUTES });
   const app = Fastify({
     loggerInstance: c.log as FastifyBaseLogger,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
+    serverFactory: hotLane.serverFactory,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     // Start-up on a loaded 2-core machine can take the swagger-ui plugin past Fastify's 10 s default; it is not a request path.
@@ -69,6 +75,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
   installClosingGuard(app);
   // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.
   installAuthGuard(app, c.auth.sessions);
+  hotLane.install(app);
   installInputGuard(app);
   // An empty body sent as JSON means "no body", not a syntax error; everything else keeps Fastify's safe parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -90,7 +97,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     done(null, payload);
   });
 
-  await installPlugins(app, c);
+  await installPlugins(app, rateLimits);
   installErrorHandler(app);
 
   installProbes(app, c);
@@ -100,8 +107,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
 }
 
 /** Security headers, form bodies, the rate limit (per session, else per address; API paths only) and the OpenAPI document. */
-async function installPlugins(app: FastifyInstance, c: Container) {
-  const { config } = c;
+async function installPlugins(app: FastifyInstance, rateLimits: RateLimitStores) {
   await installSecurityHeaders(
     app,
     {
@@ -135,9 +141,11 @@ async function installPlugins(app: FastifyInstance, c: Container) {
     // calls (and calls to routes that do not read the session) count per address. The auth guard's root
     // onRequest hook runs before this route-level hook, so `req.session` is set only for a token that is live.
     keyGenerator: (req) => (req.session ? `s:${req.session.sessionId}` : `ip:${req.ip}`),
-    max: (_req, key) => (key.startsWith('s:') ? config.RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_ANON_PER_MINUTE),
+    max: (_req, key) => rateLimits.maxFor(key),
     timeWindow: '1 minute',
-    ...(c.redis ? { redis: c.redis, nameSpace: `${config.REDIS_PREFIX}-rl:` } : {}),
+    // The plugin's own LocalStore, or its RedisStore under REDIS_PREFIX when Redis is configured (limits shared by
+    // every process), built through `rateLimits` so that the hot lane counts against the same stores.
+    store: rateLimits.storeClass,
     errorResponseBuilder: () => new AppError(ErrorCode.RATE_LIMITED),
     // The x-ratelimit-* headers go out only with a refusal (with retry-after): on every allowed call they were a third
     // of a poll's header bytes, and no client of ours reads them.

@@ -15,6 +15,8 @@ export interface SessionInfo {
  */
 export interface SessionAuthenticator {
   authenticate(token: string | undefined): Promise<SessionInfo>;
+  /** The session of a live token this process has cached, at once; undefined when only `authenticate` can tell. */
+  cachedSession(token: string): SessionInfo | undefined;
 }
 
 declare module 'fastify' {

@@ -24,7 +24,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', url: '/api/wx/qrcode/openid', auth: 'public', why: '轮询扫码结果' },
   { method: 'POST', url: '/api/auth/v2/doLoginWx', auth: 'public', why: '微信扫码登录' },
   { method: 'POST', url: '/api/auth/spark/login', auth: 'public', why: '用一次性交接令牌登录' },
-  { method: 'GET', url: '/api/auth/isLogin', auth: 'public', why: '无凭证时答 false；凭证由路由自己校验' },
+  { method: 'GET', url: '/api/auth/isLogin', auth: 'optional', why: '无凭证时答 false；凭证无效时由路由自己答 401/430' },
   { method: 'GET', url: '/api/auth/isbind', auth: 'optional', why: '扫码绑定状态，登录前后都会问' },
   { method: 'GET', url: '/api/auth/logout', auth: 'optional', why: '凭证已失效时退出也要成功' },
 

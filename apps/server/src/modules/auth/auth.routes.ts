@@ -171,8 +171,10 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps) {
     '/auth/isLogin',
     {
       schema: { tags, summary: '是否已登录（无凭证返回 false；凭证过期 401，已注销 430）', response: { 200: envelope(z.boolean()) } },
+      config: { hotPoll: async () => ok(true) },
     },
     async (req) => {
+      if (req.session) return ok(true);
       const token = tokenOf(req);
       if (!token) return ok(false);
       await deps.sessions.authenticate(token);

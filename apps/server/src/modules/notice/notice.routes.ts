@@ -24,7 +24,7 @@ export function noticeRoutes(deps: { notices: NoticeService }) {
       '/notice/bubble',
       {
         schema: { tags, summary: '未读公告数（客户端每15秒轮询）', response: { 200: envelope(noticeBubbleSchema) } },
-        config: { auth: 'required' },
+        config: { auth: 'required', hotPoll: async (session) => ok(await deps.notices.bubble(session.userId)) },
       },
       async (req) => ok(await deps.notices.bubble(userIdOf(req))),
     );

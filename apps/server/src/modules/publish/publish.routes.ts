@@ -213,7 +213,11 @@ export function publishRoutes(deps: PublishDeps) {
       '/publish/account/unread',
       {
         schema: { tags, summary: '账号未读数（每15秒轮询；读取最近一次同步的结果）', querystring: accountIdQuery, response: { 200: envelope(unreadCountsSchema) } },
-        config: { ...auth, rateLimit: { max: 240, timeWindow: '1 minute' } },
+        config: {
+          ...auth,
+          rateLimit: { max: 240, timeWindow: '1 minute' },
+          hotPoll: async (session, query: { accountId: number }) => ok(await deps.accounts.unread(session.userId, query.accountId)),
+        },
       },
       async (req) => ok(await deps.accounts.unread(userIdOf(req), req.query.accountId)),
     );
