@@ -71,6 +71,46 @@ describeOnDatabases('session cache on %s', (dbKind) => {
     }
   });
 
+  it('sessions cached in the same second are read again spread over the half interval before it, each once', async () => {
+    const svc = t.container.services.sessions;
+    const [user] = await t.container.db
+      .insert(users)
+      .values({ uid: `spread${dbKind}`, username: `u_spread_${dbKind}`, nickname: '分散', phone: dbKind === 'pglite' ? '13900007701' : '13900007702', inviteCode: `SPR${dbKind}` })
+      .returning({ id: users.id });
+    const tokens: string[] = [];
+    for (let i = 0; i < 40; i++) tokens.push((await svc.create(user!.id, {})).tokenValue);
+    for (const token of tokens) await svc.authenticate(token);
+    const repo = (svc as unknown as { repo: { byTokenHash: (h: string) => Promise<unknown> } }).repo;
+    const read = repo.byTokenHash.bind(repo);
+    const reads: string[] = [];
+    repo.byTokenHash = async (h: string) => {
+      reads.push(h);
+      return read(h);
+    };
+    const pollAll = async () => {
+      for (const token of tokens) await svc.authenticate(token);
+      // Refreshes run behind the answers: let them finish.
+      await new Promise((r) => setTimeout(r, 200));
+    };
+    try {
+      t.clock.advance(29_000);
+      await pollAll();
+      expect(reads).toHaveLength(0);
+      t.clock.advance(16_000);
+      await pollAll();
+      // 45 s after caching: the tokens due in the first half of the window (each token's lead is fixed by its hash).
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.length).toBeLessThan(40);
+      t.clock.advance(16_000);
+      await pollAll();
+      // 61 s: every token read once, none twice.
+      expect(reads).toHaveLength(40);
+      expect(new Set(reads).size).toBe(40);
+    } finally {
+      repo.byTokenHash = read;
+    }
+  });
+
   it('while the refresh behind an answer writes its touch, the session is still answered from the cache', async () => {
     const a = await loginByPhone(t);
     expect(await isLogin(a.tokenValue)).toBe(0);
