@@ -217,3 +217,82 @@ export function treeRssMb(rootPid: number): number {
   }
   return Math.round(total / 1024 / 1024);
 }
+
+/** The client side of `paced` (plain JavaScript: it runs in a worker thread, away from an in-process server's loop). */
+const PACED_CLIENT = `
+const { parentPort, workerData: w } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: w.connections, maxFreeSockets: w.connections, scheduling: 'fifo' });
+const latencies = [];
+let errors = 0;
+let i = 0;
+const one = (due, counted) => new Promise((resolve) => {
+  const r = w.requests[i++ % w.requests.length];
+  const req = http.get(w.url + r.path, { agent, headers: r.headers, timeout: 10000 }, (res) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (c) => (body += c));
+    res.on('end', () => {
+      if (counted) {
+        latencies.push(performance.now() - due);
+        if (res.statusCode !== 200 || !body.startsWith('{"code":0')) errors++;
+      }
+      resolve();
+    });
+  });
+  req.on('timeout', () => req.destroy(new Error('timeout')));
+  req.on('error', () => { if (counted) errors++; resolve(); });
+});
+(async () => {
+  // Every connection opened before anything is timed, then used in turn (fifo): the load is spread over all of them.
+  await Promise.all(Array.from({ length: w.connections }, () => one(performance.now(), false)));
+  const gap = 1000 / w.rate;
+  const start = performance.now() + 20;
+  const total = Math.floor(((w.warmupMs + w.durationMs) / 1000) * w.rate);
+  const counted = Math.floor((w.warmupMs / 1000) * w.rate);
+  const pending = [];
+  let n = 0;
+  await new Promise((done) => {
+    const tick = () => {
+      const now = performance.now();
+      while (n < total && start + n * gap <= now) { pending.push(one(start + n * gap, n >= counted)); n++; }
+      if (n < total) setTimeout(tick, 1); else done();
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0);
+  const r1 = (x) => Math.round(x * 10) / 10;
+  parentPort.postMessage({ sent: latencies.length, errors, p50Ms: r1(at(0.5)), p99Ms: r1(at(0.99)), maxMs: r1(at(1)) });
+})();
+`;
+
+export interface PacedResult {
+  sent: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * Latency at a given load: `rate` requests a second spread evenly over `connections` kept-alive connections (open
+ * loop: each request is sent when it is due, answered or not, and timed from then, so a slow server shows as latency,
+ * not as a politely lower rate). The first `warmupMs` are not counted.
+ */
+export async function paced(opts: { url: string; requests: autocannon.Request[]; connections: number; rate: number; durationMs: number; warmupMs: number }): Promise<PacedResult> {
+  const { Worker } = await import('node:worker_threads');
+  const requests = opts.requests.map((r) => ({ path: r.path, headers: r.headers }));
+  const worker = new Worker(PACED_CLIENT, { eval: true, workerData: { ...opts, requests } });
+  try {
+    return await new Promise<PacedResult>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`paced client exited (${code})`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}

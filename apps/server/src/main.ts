@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { StartupError } from './db/client.js';
 import { isLoopbackUrl } from './sandbox-guard.js';
 import { startBanner } from './start-banner.js';
+import { collectStartupGarbage } from './startup-gc.js';
 
 /** Everything stops within this after SIGTERM/SIGINT (orchestrators kill at 10 s); what still hangs is cut off. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -36,6 +37,8 @@ async function main() {
   });
   await container.startJobs();
   await app.listen({ port: config.PORT, host: config.HOST });
+  // What PGlite's initdb left behind is garbage now: give it back to the system instead of keeping it resident.
+  if (container.database.kind === 'pglite') collectStartupGarbage();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
