@@ -3,9 +3,8 @@ import { expect, it } from 'vitest';
 import { collectStartupGarbage } from './startup-gc.js';
 
 it('collects an unreachable WebAssembly memory at once (what PGlite leaves behind after initdb)', async () => {
-  let memory: WebAssembly.Memory | null = new WebAssembly.Memory({ initial: 2048 });
-  const ref = new WeakRef(memory);
-  memory = null;
+  // Only the WeakRef points at it once this returns.
+  const ref = (() => new WeakRef(new WebAssembly.Memory({ initial: 2048 })))();
   // A WeakRef keeps its target alive until the current job ends.
   await nextTurn();
   collectStartupGarbage();
