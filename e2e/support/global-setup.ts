@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -141,8 +141,14 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The server's whole output (warnings and errors at LOG_LEVEL=warn) is kept in a file and its tail printed at the end:
+  // a spec that fails on the server side otherwise leaves no trace of why.
+  const logFile = path.join(root, 'test-results', 'e2e-server.log');
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile);
   const keep = (b: Buffer) => {
     output = (output + b.toString()).slice(-20_000);
+    log.write(b);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
@@ -157,6 +163,8 @@ export default async function globalSetup() {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+    log.end();
+    if (output.trim()) console.log(`\n--- e2e server output (last ${Math.min(output.length, 8_000)} characters; all of it in ${logFile}) ---\n${output.slice(-8_000)}`);
     rmSync(dataDir, { recursive: true, force: true });
     await llm.close();
   };
