@@ -245,6 +245,12 @@ export class AccountService {
         await this.markExpired(acct, '登录已失效');
         return { category: 'sessionCheck' as const, accountId: acct.id, valid: false, status: 'expired' as const, statusReason: '登录已失效' };
       }
+      // Another operation on the account (an engagement sync) found the session lapsed meanwhile and released its
+      // browser context under this check (seen in CI as a closed page): its finding is the answer.
+      const now = await this.ownAccount(userId, accountId).catch(() => null);
+      if (now?.status === 'expired') {
+        return { category: 'sessionCheck' as const, accountId: acct.id, valid: false, status: 'expired' as const, statusReason: now.statusReason ?? '登录已失效' };
+      }
       throw this.platformFailure(err, '检查登录状态失败', acct.platform);
     }
   }
