@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, TOKEN_NAME } from '@inkstone/shared';
-import { startTestApp, type TestApp } from '../test/app.js';
+import { startTestApp, startWebProcesses, type TestApp, type WebProcess } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
-import { describeNeeding, openFreshPostgres } from '../test/database.js';
+import { describeNeeding } from '../test/database.js';
 import { platformAccounts, users } from '../db/schema/index.js';
-import { loadConfig } from '../config.js';
-import { createContainer, type Container } from '../container.js';
-import { buildApp } from '../app.js';
-import { createLogger } from '../logger.js';
 import { hotLaneOf } from './hot-lane.js';
 
 /** Headers that differ between any two replies (time, per-request id, connection handling). */
@@ -184,44 +179,19 @@ describe('hot lane and the rate limit', () => {
 });
 
 describeNeeding(['TEST_DATABASE_URL', 'TEST_REDIS_URL'], 'hot lane across two processes on PostgreSQL + Redis', (adminUrl, redisUrl) => {
-  const started: Array<{ app: FastifyInstance; container: Container; url: string }> = [];
+  let started: WebProcess[] = [];
   let close: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    const fresh = await openFreshPostgres(adminUrl, 't');
-    close = fresh.close;
-    const env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      APP_SECRET_KEY: 'ab'.repeat(32),
-      WELCOME_POINTS: '0',
-      DATABASE_URL: fresh.url,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
-      RATE_LIMIT_PER_MINUTE: '6',
-      ROLES: 'web',
-    };
-    for (let i = 0; i < 2; i++) {
-      const config = loadConfig(env);
-      const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
-      await container.cacheBus.ready();
-      const app = await buildApp(container);
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      started.push({ app, container, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
-    }
+    const pair = await startWebProcesses(adminUrl, redisUrl, { RATE_LIMIT_PER_MINUTE: '6' });
+    started = pair.processes;
+    close = pair.close;
   }, 120_000);
   afterAll(async () => {
-    for (const s of started.reverse()) {
-      await s.app.close();
-      await s.container.close().catch(() => undefined);
-    }
     await close();
   });
 
   it('shares one budget in Redis: three answers on A and three on B spend it, the seventh is refused on either', async () => {
-    const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+    const [a, b] = started as [WebProcess, WebProcess];
     const [user] = await a.container.db
       .insert(users)
       .values({ uid: 'lane2p', username: 'u_lane2p', nickname: '两进程', phone: '13900008888', inviteCode: 'LANE2P' })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { TOKEN_NAME, type Envelope } from '@inkstone/shared';
@@ -6,7 +7,7 @@ import { createContainer, type Container } from '../container.js';
 import { buildApp } from '../app.js';
 import { createLogger } from '../logger.js';
 import type { Clock } from '../clock.js';
-import { openTestDatabase, type TestDbKind } from './database.js';
+import { openFreshPostgres, openTestDatabase, type TestDbKind } from './database.js';
 
 /** A clock tests can move forward. */
 export class TestClock implements Clock {
@@ -94,6 +95,59 @@ export async function startTestApp(opts: { db?: TestDbKind; env?: Record<string,
     async close() {
       await app.close();
       await container.close();
+    },
+  };
+}
+
+export interface WebProcess {
+  app: FastifyInstance;
+  container: Container;
+  url: string;
+}
+
+/**
+ * `count` web processes (ROLES=web) on one fresh PostgreSQL database and one Redis, as a deployment runs them: caches
+ * invalidated and rate limits shared over Redis. The first process uses the migrated handle; the others open their
+ * own pools on the same database. `close` stops them and drops the database.
+ */
+export async function startWebProcesses(
+  adminUrl: string,
+  redisUrl: string,
+  env: Record<string, string> = {},
+  count = 2,
+): Promise<{ processes: WebProcess[]; close(): Promise<void> }> {
+  const fresh = await openFreshPostgres(adminUrl, 't');
+  const processes: WebProcess[] = [];
+  const settings = {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    APP_SECRET_KEY: 'ab'.repeat(32),
+    WELCOME_POINTS: '0',
+    DATABASE_URL: fresh.url,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    ROLES: 'web',
+    ...env,
+  };
+  for (let i = 0; i < count; i++) {
+    const config = loadConfig(settings);
+    const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
+    await container.cacheBus.ready();
+    const app = await buildApp(container);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    processes.push({ app, container, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+  }
+  return {
+    processes,
+    async close() {
+      for (const p of [...processes].reverse()) {
+        await p.app.close();
+        await p.container.close().catch(() => undefined);
+      }
+      await fresh.close();
     },
   };
 }

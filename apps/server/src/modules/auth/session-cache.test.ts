@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { ErrorCode, TOKEN_NAME } from '@inkstone/shared';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { startTestApp, startWebProcesses, type TestApp, type WebProcess } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { openFreshPostgres, describeOnDatabases } from '../../test/database.js';
+import { describeOnDatabases } from '../../test/database.js';
 import { sessions, users } from '../../db/schema/index.js';
-import { loadConfig } from '../../config.js';
-import { createContainer, type Container } from '../../container.js';
-import { buildApp } from '../../app.js';
-import { createLogger } from '../../logger.js';
 
 /**
  * Live sessions are cached in process (every call authenticates); these prove a logout or revocation is refused at
@@ -175,44 +169,20 @@ describeOnDatabases('session cache on %s', (dbKind) => {
 const redisUrl = process.env.TEST_REDIS_URL;
 const pgUrl = process.env.TEST_DATABASE_URL;
 describe.runIf(redisUrl && pgUrl)('session revocation across two processes (PostgreSQL + Redis)', () => {
-  const started: { app: FastifyInstance; container: Container; url: string }[] = [];
-  let dropDb: () => Promise<void> = async () => undefined;
+  let started: WebProcess[] = [];
+  let close: () => Promise<void> = async () => undefined;
 
   beforeAll(async () => {
-    const fresh = await openFreshPostgres(pgUrl!, 't');
-    dropDb = fresh.close;
-    const env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      APP_SECRET_KEY: 'ab'.repeat(32),
-      WELCOME_POINTS: '0',
-      DATABASE_URL: fresh.url,
-      REDIS_URL: redisUrl!,
-      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
-      ROLES: 'web',
-    };
-    for (let i = 0; i < 2; i++) {
-      const config = loadConfig(env);
-      const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
-      await container.cacheBus.ready();
-      const app = await buildApp(container);
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      started.push({ app, container, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
-    }
+    const pair = await startWebProcesses(pgUrl!, redisUrl!);
+    started = pair.processes;
+    close = pair.close;
   }, 120_000);
   afterAll(async () => {
-    for (const s of started.reverse()) {
-      await s.app.close();
-      await s.container.close().catch(() => undefined);
-    }
-    await dropDb();
+    await close();
   });
 
   it('B refuses the session within 100 ms of the logout on A, though B had it cached', async () => {
-    const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+    const [a, b] = started as [WebProcess, WebProcess];
     const [user] = await a.container.db
       .insert(users)
       .values({ uid: 'sess2p', username: 'u_sess2p', nickname: '两进程', phone: '13900008888', inviteCode: 'SESS2P' })

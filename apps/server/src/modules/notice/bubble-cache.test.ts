@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { TOKEN_NAME, type NoticeBubble } from '@inkstone/shared';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { startTestApp, startWebProcesses, type TestApp, type WebProcess } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
-import { openFreshPostgres, describeNeeding, describeOnDatabases } from '../../test/database.js';
+import { describeNeeding, describeOnDatabases } from '../../test/database.js';
 import { notices, users } from '../../db/schema/index.js';
-import { loadConfig } from '../../config.js';
-import { createContainer, type Container } from '../../container.js';
-import { buildApp } from '../../app.js';
-import { createLogger } from '../../logger.js';
 
 /**
  * The bubble's per-user count is cached in process (every online user polls it every 15 s); these prove every write that
@@ -84,41 +79,17 @@ describeOnDatabases('notice bubble cache on %s', (dbKind) => {
 
 /** Two web processes on one PostgreSQL database and one Redis: a write on A moves B's bubble. */
 describeNeeding(['TEST_DATABASE_URL', 'TEST_REDIS_URL'], 'notice bubble across two processes (PostgreSQL + Redis)', (pgUrl, redisUrl) => {
-  const started: { app: FastifyInstance; container: Container }[] = [];
+  let urls: string[] = [];
+  let started: WebProcess[] = [];
   let close: () => Promise<void> = async () => undefined;
-  const urls: string[] = [];
 
   beforeAll(async () => {
-    const fresh = await openFreshPostgres(pgUrl, 't');
-    close = fresh.close;
-    const env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      APP_SECRET_KEY: 'ab'.repeat(32),
-      WELCOME_POINTS: '0',
-      DATABASE_URL: fresh.url,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
-    };
-    for (let i = 0; i < 2; i++) {
-      const config = loadConfig({ ...env, ROLES: 'web' });
-      // The first process uses the migrated handle; the second opens its own pool on the same database.
-      const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
-      await container.cacheBus.ready();
-      const app = await buildApp(container);
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      urls.push(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-      started.push({ app, container });
-    }
+    const pair = await startWebProcesses(pgUrl, redisUrl);
+    started = pair.processes;
+    urls = started.map((p) => p.url);
+    close = pair.close;
   }, 120_000);
   afterAll(async () => {
-    for (const s of started.reverse()) {
-      await s.app.close();
-      await s.container.close().catch(() => undefined);
-    }
     await close();
   });
 
