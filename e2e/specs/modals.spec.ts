@@ -127,3 +127,29 @@ test('what the creator types while the saved home input is still loading is kept
   expect((await saved).postDataJSON().editorContent.top).toBe('周末露营装备清单');
   await expect(topic).toHaveValue('周末露营装备清单');
 });
+
+test('menus slide in, unless the system asks for reduced motion: then they appear at once', async ({ page, request }) => {
+  const s = await apiLogin(request);
+  await seedSession(page, s);
+  // Every class the dropdown ever carries, whatever its frames: '-active' motion classes live only while it animates.
+  const openMenuWatchingClasses = async () => {
+    await page.goto('/');
+    await expect(page.getByTestId('user-area')).toBeVisible();
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __dropdownClasses: string[] }).__dropdownClasses = seen;
+      new MutationObserver((ms) => {
+        for (const m of ms) if (m.target instanceof HTMLElement && m.target.classList.contains('ant-dropdown')) seen.push(m.target.className);
+      }).observe(document.body, { attributes: true, attributeFilter: ['class'], subtree: true });
+    });
+    await openUserMenu(page);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).toHaveCount(0);
+    return page.evaluate(() => (window as unknown as { __dropdownClasses: string[] }).__dropdownClasses.some((c) => /ant-slide-up-(appear|enter)-active/.test(c)));
+  };
+
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await openMenuWatchingClasses()).toBe(true);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await openMenuWatchingClasses()).toBe(false);
+});
