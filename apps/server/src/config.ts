@@ -163,6 +163,12 @@ const schema = z
     LLM_MAX_CONCURRENT: z.coerce.number().int().min(1).max(5000).default(100),
     /** 智能体: a tool call that would spend more points than this waits for the user's confirm (publishing always does). */
     AGENT_CONFIRM_POINTS: z.coerce.number().int().min(0).max(100_000).default(10),
+    /**
+     * Entries each in-process cache of a web process holds (sessions, bubble counts, account unread counts), one per
+     * online creator or account. The caches allocate their slots up front (~50 bytes each per cache), so the default
+     * fits a small install; raise it to the online creators (or bound accounts) one process sees, see docs/DEPLOY.md.
+     */
+    CACHE_MAX_ENTRIES: z.coerce.number().int().min(1000).max(5_000_000).default(20_000),
     /** How often an SSE stream re-reads stored events when no in-process signal arrives (another instance writes them). */
     WRITING_STREAM_POLL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
     SEARCH_PROVIDER: z.enum(['none', 'bocha', 'tavily', 'searxng']).default('none'),

@@ -136,9 +136,21 @@ function createAccountModules(config: Config, b: ModuleBase, { sms, wechat, paym
   const { db, key, clock, log, jobs, publicUrl, cacheBus } = b;
   const user = createUser({ db, clock, downloadUrl: config.APP_DOWNLOAD_URL ?? null });
   const { users } = user;
-  const notice = createNotice({ db, clock, log, cacheBus });
+  const notice = createNotice({ db, clock, log, cacheBus, cacheMaxEntries: config.CACHE_MAX_ENTRIES });
   const vip = createVip(config, { db, clock, log, jobs, publicUrl, payments, users, onPaid: (order, tx) => notice.personal.orderPaid(order, tx) });
-  const auth = createAuth({ db, key, clock, log, sms, wechat, userRepo: user.repo, users, onRegistered: (userId, tx) => vip.activity.grantWelcome(userId, tx), cacheBus });
+  const auth = createAuth({
+    db,
+    key,
+    clock,
+    log,
+    sms,
+    wechat,
+    userRepo: user.repo,
+    users,
+    onRegistered: (userId, tx) => vip.activity.grantWelcome(userId, tx),
+    cacheBus,
+    cacheMaxEntries: config.CACHE_MAX_ENTRIES,
+  });
   const activity = createActivity({ db, clock });
   return { user, notice, vip, auth, activity };
 }

@@ -32,11 +32,13 @@ export interface AuthModuleDeps {
   onRegistered: (userId: number, tx: DbOrTx) => Promise<unknown>;
   /** Carries logouts and revocations to every process's session cache. */
   cacheBus: InvalidationBus;
+  /** Sessions held in this process's cache (CACHE_MAX_ENTRIES). */
+  cacheMaxEntries: number;
 }
 
 /** Login: sessions, SMS codes, WeChat QR scenes, hand-over tokens, account deletion. */
 export function createAuth(d: AuthModuleDeps) {
-  const sessions = new SessionService(new SessionRepo(d.db), d.clock, d.cacheBus);
+  const sessions = new SessionService(new SessionRepo(d.db), d.clock, d.cacheBus, d.cacheMaxEntries);
   const codes = new SmsCodeService(new SmsCodeRepo(d.db), d.sms, d.key, d.clock, d.log);
   const auth = new AuthService(d.db, new AuthRepo(d.db), d.userRepo, d.users, codes, sessions, d.wechat, d.key, d.clock, d.onRegistered);
   return { sessions, codes, auth, sms: d.sms, wechat: d.wechat };

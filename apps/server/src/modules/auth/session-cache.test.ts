@@ -165,6 +165,35 @@ describeOnDatabases('session cache on %s', (dbKind) => {
   });
 });
 
+describe('session cache size', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { CACHE_MAX_ENTRIES: '1000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('holds CACHE_MAX_ENTRIES sessions: the one used longest ago is dropped and looked up again', async () => {
+    const svc = t.container.services.sessions;
+    const [user] = await t.container.db
+      .insert(users)
+      .values({ uid: 'cachesize', username: 'u_cachesize', nickname: '缓存', phone: '13900007703', inviteCode: 'CSZ1' })
+      .returning({ id: users.id });
+    const tokens: string[] = [];
+    for (let i = 0; i < 1001; i++) tokens.push((await svc.create(user!.id, {})).tokenValue);
+    for (const token of tokens.slice(0, 1000)) await svc.authenticate(token);
+    // The 1,001st session pushes out the first (asking would count as a use); the second and the last stay.
+    await svc.authenticate(tokens[1000]!);
+    expect(svc.cachedSession(tokens[0]!)).toBeUndefined();
+    expect(svc.cachedSession(tokens[1]!)).toBeDefined();
+    expect(svc.cachedSession(tokens[1000]!)).toBeDefined();
+    // Dropped from the cache is not logged out: the next call reads the row and caches it again.
+    expect((await svc.authenticate(tokens[0]!)).userId).toBe(user!.id);
+    expect(svc.cachedSession(tokens[0]!)).toBeDefined();
+  });
+});
+
 /** Two web processes on one PostgreSQL database and one Redis: a session revoked on A is refused on B within 100 ms. */
 const redisUrl = process.env.TEST_REDIS_URL;
 const pgUrl = process.env.TEST_DATABASE_URL;

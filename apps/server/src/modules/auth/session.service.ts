@@ -38,7 +38,7 @@ const SESSION_CACHE_TTL_MS = 2 * TOUCH_INTERVAL_MS;
 const TOPIC = 'session';
 
 export class SessionService implements SessionAuthenticator {
-  private readonly cache = new LRUCache<string, CachedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
+  private readonly cache: LRUCache<string, CachedSession>;
   /** Bumped by every invalidation: a lookup that raced one is answered but not cached (it may predate the revocation). */
   private epoch = 0;
   /** Tokens whose row is being read behind a cached answer (one read per token at a time). */
@@ -48,7 +48,9 @@ export class SessionService implements SessionAuthenticator {
     private readonly repo: SessionRepo,
     private readonly clock: Clock,
     private readonly bus: InvalidationBus,
+    cacheMaxEntries = 20_000,
   ) {
+    this.cache = new LRUCache<string, CachedSession>({ max: cacheMaxEntries, ttl: SESSION_CACHE_TTL_MS });
     bus.subscribe(TOPIC, (m) => {
       this.epoch += 1;
       const id = Number(m.slice(2));

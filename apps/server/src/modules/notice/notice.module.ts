@@ -15,12 +15,14 @@ export interface NoticeModuleDeps {
   log: Logger;
   /** Drops every process's cached unread counts on a write. */
   cacheBus: InvalidationBus;
+  /** Users whose bubble counts this process holds (CACHE_MAX_ENTRIES). */
+  cacheMaxEntries: number;
 }
 
 /** The notice centre: announcements (admin CLI) and personal notices other modules send through `personal.notify`. */
 export function createNotice(d: NoticeModuleDeps) {
   const repo = new NoticeRepo(d.db);
-  const unread = new UnreadCounts(d.cacheBus);
+  const unread = new UnreadCounts(d.cacheBus, d.cacheMaxEntries);
   const personal = new PersonalNotices(repo, d.clock, d.log, unread);
   const notices = new NoticeService(repo, d.clock, unread, d.db);
   return { repo, unread, personal, notices };

@@ -14,8 +14,8 @@ export class UnreadCounts {
   private dueLoad: Promise<unknown> | undefined;
   private epoch = 0;
 
-  constructor(bus: InvalidationBus) {
-    this.counts = new InvalidatingCache(bus, 'notice-unread', { max: 200_000, ttlMs: 10 * 60_000, parse: Number });
+  constructor(bus: InvalidationBus, maxEntries = 20_000) {
+    this.counts = new InvalidatingCache(bus, 'notice-unread', { max: maxEntries, ttlMs: 10 * 60_000, parse: Number });
     // A broadcast (or a notice published ahead of time) can move the next due time: learn it again.
     bus.subscribe('notice-unread', (m) => {
       if (m === '*') this.forgetDue();

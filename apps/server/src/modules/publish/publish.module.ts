@@ -60,7 +60,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   // The per-account unread poll (every 15 s per bound account) answers from memory; every write to an account drops it.
   const unreadCache = deps.cacheBus
     ? new InvalidatingCache<number, { userId: number | null; unread: UnreadCountsReply | null }>(deps.cacheBus, 'account-unread', {
-        max: 200_000,
+        max: config.CACHE_MAX_ENTRIES,
         ttlMs: 10 * 60_000,
         parse: Number,
       })
