@@ -125,6 +125,25 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await sink.flush();
   });
 
+  it('the first text does not wait out the gathering of the write before it (the progress event before the model call)', async () => {
+    const repo = t.container.writing.repo;
+    const id = randomUUID();
+    const task = await storedTask(id, 'running');
+    // Writes that are not urgent wait for company: here as good as forever.
+    const sink = new TaskSink(new TaskWriter(repo, new TaskSignals(), t.container.clock, 60_000), id, task.runs);
+    sink.progress('writing', '正在写作', 10);
+    // The progress event is handed to the writer on the leading edge, where it waits for company...
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await repo.eventsAfter(id, 0)).toEqual([]);
+    // ...until the first text arrives: both are stored now, in order, not 60 s from now.
+    sink.delta('第一句');
+    await sink.settled();
+    expect((await repo.eventsAfter(id, 0)).map((e) => [e.type, e.data.text ?? e.data.stage])).toEqual([
+      ['progress', 'writing'],
+      ['delta', '第一句'],
+    ]);
+  }, 10_000);
+
   it('stores a new task and its first events together (one statement): in order, or nothing at all', async () => {
     const repo = t.container.writing.repo;
     const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);

@@ -124,6 +124,8 @@ export class TaskSink implements Sink {
     this.pendingChars = 0;
     const text = this.text;
     const title = this.titleText;
+    // This write waits for the previous one: if that one is still gathering, it goes now.
+    if (urgent) this.writer.hurry();
     this.flushing = this.flushing.then(async () => {
       if (this.failure) return;
       try {

@@ -59,6 +59,14 @@ export class TaskWriter {
     });
   }
 
+  /**
+   * Sends what is waiting for company now. A task's first text calls it: its sink sends writes one at a time, so the
+   * text would otherwise wait out the gathering of the task's previous write (the progress event before the model call).
+   */
+  hurry() {
+    if (this.queue.length) this.kick();
+  }
+
   private kick() {
     if (this.gather) clearTimeout(this.gather);
     this.gather = null;
