@@ -125,23 +125,30 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await sink.flush();
   });
 
-  it('the first text does not wait out the gathering of the write before it (the progress event before the model call)', async () => {
+  it('the first text does not wait out the gathering of the write before it (the progress event before the model call): both go in one statement', async () => {
     const repo = t.container.writing.repo;
     const id = randomUUID();
     const task = await storedTask(id, 'running');
+    let statements = 0;
+    const writeRunning = repo.writeRunning.bind(repo);
+    const counting = Object.assign(Object.create(repo) as typeof repo, {
+      writeRunning: (...a: Parameters<typeof writeRunning>) => (statements++, writeRunning(...a)),
+    });
     // Writes that are not urgent wait for company: here as good as forever.
-    const sink = new TaskSink(new TaskWriter(repo, new TaskSignals(), t.container.clock, 60_000), id, task.runs);
+    const sink = new TaskSink(new TaskWriter(counting, new TaskSignals(), t.container.clock, 60_000), id, task.runs);
     sink.progress('writing', '正在写作', 10);
     // The progress event is handed to the writer on the leading edge, where it waits for company...
     await new Promise((r) => setTimeout(r, 30));
     expect(await repo.eventsAfter(id, 0)).toEqual([]);
-    // ...until the first text arrives: both are stored now, in order, not 60 s from now.
+    // ...until the first text arrives: both are stored now, in order, in one statement, not 60 s from now.
     sink.delta('第一句');
     await sink.settled();
     expect((await repo.eventsAfter(id, 0)).map((e) => [e.type, e.data.text ?? e.data.stage])).toEqual([
       ['progress', 'writing'],
       ['delta', '第一句'],
     ]);
+    expect(statements).toBe(1);
+    expect(await repo.task(id)).toMatchObject({ text: '第一句' });
   }, 10_000);
 
   it('stores a new task and its first events together (one statement): in order, or nothing at all', async () => {

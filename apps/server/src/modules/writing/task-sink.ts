@@ -47,6 +47,8 @@ export class TaskSink implements Sink {
   private pendingChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** Flushes waiting behind an earlier one, not yet handed to the writer. */
+  private unsubmitted = 0;
   private failure: unknown = null;
   private lastFlushAt = 0;
   /** Whether the first text (or reasoning) has been handed to flush: it is written at once, not with the next batch. */
@@ -122,14 +124,20 @@ export class TaskSink implements Sink {
     const batch = this.pending;
     this.pending = [];
     this.pendingChars = 0;
-    const text = this.text;
-    const title = this.titleText;
-    // This write waits for the previous one: if that one is still gathering, it goes now.
-    if (urgent) this.writer.hurry();
+    const write = { taskId: this.taskId, run: this.run, text: this.text, title: this.titleText, events: batch };
+    // Urgent (the first text): when every earlier write of this task is already with the writer (the progress event
+    // before the model call, gathering), this one joins it now: the writer keeps a task's writes in the order handed
+    // over, and both go in one statement instead of the text waiting out the gathering and a statement of its own.
+    const submitted = urgent && this.unsubmitted === 0 && !this.failure ? this.writer.write(write, true) : null;
+    // Awaited below, in turn; a failure before then is not an unhandled rejection.
+    submitted?.catch(() => undefined);
+    if (urgent && !submitted) this.writer.hurry();
+    if (!submitted) this.unsubmitted += 1;
     this.flushing = this.flushing.then(async () => {
+      if (!submitted) this.unsubmitted -= 1;
       if (this.failure) return;
       try {
-        const mine = await this.writer.write({ taskId: this.taskId, run: this.run, text, title, events: batch }, urgent);
+        const mine = await (submitted ?? this.writer.write(write, urgent));
         if (!mine) throw new TaskLostError(`task ${this.taskId} is no longer running here`);
       } catch (err) {
         this.failure = err;
