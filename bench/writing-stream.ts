@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TOKEN_NAME } from '@inkstone/shared';
 import { startOpenAiStandin } from '../apps/server/src/test/standins/openai-compatible.js';
 import { openFreshPostgres } from '../apps/server/src/test/database.js';
-import { loginThroughOutbox, serverEntry, type Figure } from './lib.js';
+import { loginThroughOutbox, SERVE_ENV, serverEntry, type Figure } from './lib.js';
 
 export const figures = ['first-text', 'concurrent-first-text', 'concurrent-first-text-pg'] as const;
 
@@ -56,6 +56,7 @@ async function startWritingProduct(standinBaseURL: string, standinKey: string, e
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inkstone-bench-writing-'));
   const env = {
     ...process.env,
+    ...SERVE_ENV,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
