@@ -49,6 +49,28 @@ export class BrowserCrashedError extends Error {
   }
 }
 
+/**
+ * `context.newPage()`, failing once the context closes. A newPage still pending when its context is closed (an
+ * engagement sync expiring the account under a running check, `release`) never settles in Playwright 1.65: the call,
+ * and the pool slot it holds, would wait forever.
+ */
+function newPageOf(context: BrowserContext): Promise<Page> {
+  return new Promise<Page>((resolve, reject) => {
+    const closed = () => reject(new Error('Target page, context or browser has been closed'));
+    context.once('close', closed);
+    context.newPage().then(
+      (page) => {
+        context.off('close', closed);
+        resolve(page);
+      },
+      (err: unknown) => {
+        context.off('close', closed);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -159,7 +181,7 @@ export class BrowserPool {
       try {
         page = entry.idlePage && !entry.idlePage.isClosed() ? entry.idlePage : undefined;
         entry.idlePage = null;
-        page ??= await entry.context.newPage();
+        page ??= await newPageOf(entry.context);
         const result = await fn(page, entry.context);
         succeeded = true;
         return result;

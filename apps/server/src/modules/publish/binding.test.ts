@@ -4,7 +4,7 @@ import { ErrorCode, type LoginConnectReply, type LoginScanReply, type PlatformAc
 import type { TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { describeOnDatabases } from '../../test/database.js';
-import { bindSandboxAccount, publishApi, startPublishApp } from '../../test/publish-helpers.js';
+import { bindSandboxAccount, publishApi, sandboxControl, startPublishApp, until } from '../../test/publish-helpers.js';
 import { platformAccounts } from '../../db/schema/index.js';
 import { decryptSecret } from '../../security/encryption.js';
 
@@ -128,6 +128,34 @@ describeOnDatabases('binding sandbox accounts by QR on %s', (dbKind) => {
     const foreign = await t.call('POST', publishApi(t, '/publish/passthrough'), { token: other.tokenValue, body: { category: 'sessionCheck', accountId } });
     expect(foreign.code).toBe(ErrorCode.NOT_FOUND);
   });
+
+  it('a check whose browser context an engagement sync closes under it (the session lapsed meanwhile) answers expired, and does not hang', async () => {
+    const acct = await bindSandboxAccount(t, token, '沙箱检查竞态');
+    const { pool, accounts, repo } = t.container.publishing;
+    const contextsBefore = pool.stats().contexts;
+    // The check's page load on the sandbox site would be held for 5 s...
+    await sandboxControl(t, { slowMs: 5_000 });
+    try {
+      const check = t.call('POST', publishApi(t, '/publish/passthrough'), { token, body: { category: 'sessionCheck', accountId: acct.id } });
+      // ...but as soon as its browser context exists, the sync finds the session lapsed: it marks the account expired,
+      // which closes that context under the check (here while the check is still opening its page).
+      await until(
+        async () => pool.stats().contexts,
+        (n) => n > contextsBefore,
+        20_000,
+        10,
+      );
+      await accounts.markExpired((await repo.account(acct.id))!, '登录已失效');
+      const reply = await check;
+      expect(reply.code).toBe(0);
+      expect(reply.data).toMatchObject({ valid: false, status: 'expired', statusReason: '登录已失效' });
+      // The pool slot the check held is free again.
+      expect(pool.stats().active).toBe(0);
+    } finally {
+      await sandboxControl(t, { slowMs: 0 });
+      await t.call('POST', '/publish/account/unbind', { token, body: { accountId: acct.id } });
+    }
+  }, 30_000);
 
   it('unbinds', async () => {
     const list = await t.call<{ records: PlatformAccount[] }>('GET', '/publish/account/list/v3', { token });
