@@ -56,7 +56,7 @@ export class BrowserCrashedError extends Error {
  */
 function newPageOf(context: BrowserContext): Promise<Page> {
   return new Promise<Page>((resolve, reject) => {
-    const closed = () => reject(new Error('Target page, context or browser has been closed'));
+    const closed = () => reject(new BrowserCrashedError('the context closed while its page was opening'));
     context.once('close', closed);
     context.newPage().then(
       (page) => {

@@ -48,7 +48,8 @@ export class SessionService implements SessionAuthenticator {
     private readonly repo: SessionRepo,
     private readonly clock: Clock,
     private readonly bus: InvalidationBus,
-    cacheMaxEntries = 20_000,
+    /** CACHE_MAX_ENTRIES. */
+    cacheMaxEntries: number,
   ) {
     this.cache = new LRUCache<string, CachedSession>({ max: cacheMaxEntries, ttl: SESSION_CACHE_TTL_MS });
     bus.subscribe(TOPIC, (m) => {

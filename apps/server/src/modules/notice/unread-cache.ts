@@ -14,7 +14,7 @@ export class UnreadCounts {
   private dueLoad: Promise<unknown> | undefined;
   private epoch = 0;
 
-  constructor(bus: InvalidationBus, maxEntries = 20_000) {
+  constructor(bus: InvalidationBus, maxEntries: number) {
     this.counts = new InvalidatingCache(bus, 'notice-unread', { max: maxEntries, ttlMs: 10 * 60_000, parse: Number });
     // A broadcast (or a notice published ahead of time) can move the next due time: learn it again.
     bus.subscribe('notice-unread', (m) => {
