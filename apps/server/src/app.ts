@@ -20,6 +20,7 @@ import { HotLane } from './http/hot-lane.js';
 import { RateLimitStores } from './http/rate-limit-stores.js';
 import { requestIdOf } from './http/request-id.js';
 import { frameworkErrorOptions, installClosingGuard } from './http/framework-errors.js';
+import { installConnectionDrain } from './http/connection-drain.js';
 import { installInputGuard, jsonDepthOver, maxJsonDepth, tooDeep } from './http/input-guard.js';
 import { openApiTransform } from './http/openapi.js';
 import { AppError } from './http/errors.js';
@@ -73,6 +74,7 @@ export async function buildApp(c: Container): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, opts) => lazyChildLogger(logger as Logger, bindings, opts),
   });
   installClosingGuard(app);
+  installConnectionDrain(app);
   // First, so that every route registered below (plugins' too) gets its auth mode from http/public-routes.ts.
   installAuthGuard(app, c.auth.sessions);
   hotLane.install(app);

@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { buildApp } from './app.js';
+import { connectionDrainOf, DRAIN_MS } from './http/connection-drain.js';
 import { StartupError } from './db/client.js';
 import { isLoopbackUrl } from './sandbox-guard.js';
 import { startBanner } from './start-banner.js';
@@ -9,8 +9,6 @@ import { collectStartupGarbage } from './startup-gc.js';
 
 /** Everything stops within this after SIGTERM/SIGINT (orchestrators kill at 10 s); what still hangs is cut off. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
-/** Of which in-flight requests get this long to finish before the app and database close anyway. */
-const DRAIN_MS = 5_000;
 
 async function main() {
   let config;
@@ -27,14 +25,8 @@ async function main() {
     throw err;
   }
   const app = await buildApp(container);
-  // In-flight responses, so a shutdown can tell their clients not to reuse the connection.
-  const inflight = new Set<ServerResponse>();
+  const drain = connectionDrainOf(app);
   let stopping = false;
-  app.server.prependListener('request', (_req, res: ServerResponse) => {
-    if (stopping) res.setHeader('connection', 'close');
-    inflight.add(res);
-    res.once('close', () => inflight.delete(res));
-  });
   await container.startJobs();
   await app.listen({ port: config.PORT, host: config.HOST });
   // What PGlite's initdb left behind is garbage now: give it back to the system instead of keeping it resident.
@@ -64,20 +56,16 @@ async function main() {
     }
     stopping = true;
     setTimeout(() => {
-      app.log.error({ inflight: inflight.size }, `shutdown did not finish within ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
+      app.log.error({ inflight: drain.size }, `shutdown did not finish within ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    app.log.info({ signal, inflight: inflight.size }, 'shutting down');
+    app.log.info({ signal, inflight: drain.size }, 'shutting down');
     try {
       app.server.close();
-      for (const res of inflight) if (!res.headersSent) res.setHeader('connection', 'close');
+      drain.begin();
+      drain.closeAfterReplies();
       await container.writing.shutdown();
-      const drainUntil = Date.now() + DRAIN_MS;
-      while (inflight.size > 0 && Date.now() < drainUntil) {
-        // Connections whose last reply was already under way keep-alive; close them as soon as they go idle.
-        app.server.closeIdleConnections();
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await drain.drained(Date.now() + DRAIN_MS);
       app.server.closeAllConnections();
       await app.close();
       await container.close();

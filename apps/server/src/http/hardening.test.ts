@@ -234,4 +234,37 @@ describe('shutting down', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.SERVER_ERROR, msg: '服务正在重启，请稍后再试' });
   });
+
+  it('closes promptly: neither a reply under way as closing began nor a connection opened ahead of need holds it', async () => {
+    const t = await startTestApp();
+    const { hostname, port } = new URL(t.url);
+    const connect = async () => {
+      const socket = net.connect(Number(port), hostname);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.on('error', () => undefined);
+      const closed = new Promise<'socket closed'>((r) => socket.once('close', () => r('socket closed')));
+      return { socket, closed };
+    };
+    const busy = await connect();
+    // Opened and never used, as Chromium opens one ahead of its next request: Node never counts it as idle.
+    const spare = await connect();
+    let received = '';
+    busy.socket.on('data', (d) => (received += d.toString('utf8')));
+    busy.socket.write('POST /api/auth/doLogin0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = t.app.close().then(() => 'app closed' as const);
+    await new Promise((r) => setTimeout(r, 100));
+    // The request finishes after closing began, and its client keeps the connection.
+    busy.socket.write('{}');
+    // Without the drain the close waited out the 72 s keep-alive timeout, and for the spare connection, its client.
+    const waited = new Promise<'still open'>((r) => setTimeout(() => r('still open'), 10_000).unref());
+    expect(await Promise.race([closing, waited])).toBe('app closed');
+    expect(await Promise.race([busy.closed, waited])).toBe('socket closed');
+    expect(await Promise.race([spare.closed, waited])).toBe('socket closed');
+    await t.container.close();
+    // The request under way was answered, not cut.
+    const res = parseResponse(received, true);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.VALIDATION });
+  });
 });
