@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { buildApp } from './app.js';
-import { connectionDrainOf, DRAIN_MS } from './http/connection-drain.js';
+import { connectionDrainOf } from './http/connection-drain.js';
 import { StartupError } from './db/client.js';
 import { isLoopbackUrl } from './sandbox-guard.js';
 import { startBanner } from './start-banner.js';
@@ -65,7 +65,7 @@ async function main() {
       drain.begin();
       drain.closeAfterReplies();
       await container.writing.shutdown();
-      await drain.drained(Date.now() + DRAIN_MS);
+      await drain.drained();
       app.server.closeAllConnections();
       await app.close();
       await container.close();

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 /** How often a closing server looks again at its connections. */
 const SWEEP_MS = 50;
 /** Requests still being answered get this long once closing began; then their connections are cut. */
-export const DRAIN_MS = 5_000;
+const DRAIN_MS = 5_000;
 
 /**
  * Lets a closing server finish in-flight requests, then closes every connection, so that `app.close()` returns.
@@ -20,11 +20,12 @@ export const DRAIN_MS = 5_000;
  */
 export class ConnectionDrain {
   private readonly inflight = new Set<ServerResponse>();
-  private draining = false;
+  /** When draining began plus DRAIN_MS; null until then. */
+  private cutAt: number | null = null;
 
   constructor(private readonly server: Server) {
     server.prependListener('request', (_req, res: ServerResponse) => {
-      if (this.draining) res.setHeader('connection', 'close');
+      if (this.cutAt !== null) res.setHeader('connection', 'close');
       this.inflight.add(res);
       res.once('close', () => this.inflight.delete(res));
     });
@@ -37,9 +38,9 @@ export class ConnectionDrain {
 
   /** Starts draining (idempotent): called by the shutdown before it stops the app, and by the app's close. */
   begin(): void {
-    if (this.draining) return;
-    this.draining = true;
+    if (this.cutAt !== null) return;
     const cutAt = Date.now() + DRAIN_MS;
+    this.cutAt = cutAt;
     const sweep = setInterval(() => {
       if (this.inflight.size === 0 || Date.now() >= cutAt) this.server.closeAllConnections();
       else this.server.closeIdleConnections();
@@ -53,9 +54,10 @@ export class ConnectionDrain {
     for (const res of this.inflight) if (!res.headersSent) res.setHeader('connection', 'close');
   }
 
-  /** Resolves once no request is in flight, or at `deadline`. */
-  async drained(deadline: number): Promise<void> {
-    while (this.inflight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, SWEEP_MS));
+  /** Resolves once no request is in flight, or when the drain cuts them (DRAIN_MS after `begin`). */
+  async drained(): Promise<void> {
+    const cutAt = this.cutAt ?? Date.now();
+    while (this.inflight.size > 0 && Date.now() < cutAt) await new Promise((r) => setTimeout(r, SWEEP_MS));
   }
 }
 

@@ -210,26 +210,35 @@ describeOnDatabases('input hardening on %s', (dbKind) => {
 });
 
 describe('shutting down', () => {
-  it('answers a request that arrives while closing with the envelope, not a raw 503', async () => {
-    const t = await startTestApp();
+  /** A raw connection to the app, collecting what it receives; `closed` resolves when the server closes it. */
+  const connect = async (t: TestApp) => {
     const { hostname, port } = new URL(t.url);
     const socket = net.connect(Number(port), hostname);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    let received = '';
-    socket.on('data', (d) => (received += d.toString('utf8')));
     socket.on('error', () => undefined);
+    const conn = { socket, received: '', closed: new Promise<'socket closed'>((r) => socket.once('close', () => r('socket closed'))) };
+    socket.on('data', (d) => (conn.received += d.toString('utf8')));
+    return conn;
+  };
+  /** A login call whose 2-byte body is still to come: it holds its request open until the body is written. */
+  const HELD_REQUEST = 'POST /api/auth/doLogin0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n';
+
+  it('answers a request that arrives while closing with the envelope, not a raw 503', async () => {
+    const t = await startTestApp();
+    const conn = await connect(t);
+    const socket = conn.socket;
     // The first request holds the connection open (its body is still to come) while the server starts closing.
-    socket.write('POST /api/auth/doLogin0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    socket.write(HELD_REQUEST);
     await new Promise((r) => setTimeout(r, 100));
     const closing = t.app.close();
     await new Promise((r) => setTimeout(r, 100));
     // Finish it and pipeline a second request behind it: the second arrives during shutdown.
     socket.write('{}GET /api/auth/isLogin HTTP/1.1\r\nHost: a\r\n\r\n');
-    await Promise.race([new Promise((r) => socket.once('close', r)), new Promise((r) => setTimeout(r, 3000))]);
+    await Promise.race([conn.closed, new Promise((r) => setTimeout(r, 3000))]);
     socket.destroy();
     await closing;
     await t.container.close();
-    const second = received.slice(received.indexOf('HTTP/1.1', 10));
+    const second = conn.received.slice(conn.received.indexOf('HTTP/1.1', 10));
     const res = parseResponse(second, true);
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.SERVER_ERROR, msg: '服务正在重启，请稍后再试' });
@@ -237,20 +246,10 @@ describe('shutting down', () => {
 
   it('closes promptly: neither a reply under way as closing began nor a connection opened ahead of need holds it', async () => {
     const t = await startTestApp();
-    const { hostname, port } = new URL(t.url);
-    const connect = async () => {
-      const socket = net.connect(Number(port), hostname);
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      socket.on('error', () => undefined);
-      const closed = new Promise<'socket closed'>((r) => socket.once('close', () => r('socket closed')));
-      return { socket, closed };
-    };
-    const busy = await connect();
+    const busy = await connect(t);
     // Opened and never used, as Chromium opens one ahead of its next request: Node never counts it as idle.
-    const spare = await connect();
-    let received = '';
-    busy.socket.on('data', (d) => (received += d.toString('utf8')));
-    busy.socket.write('POST /api/auth/doLogin0 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    const spare = await connect(t);
+    busy.socket.write(HELD_REQUEST);
     await new Promise((r) => setTimeout(r, 100));
     const closing = t.app.close().then(() => 'app closed' as const);
     await new Promise((r) => setTimeout(r, 100));
@@ -263,7 +262,7 @@ describe('shutting down', () => {
     expect(await Promise.race([spare.closed, waited])).toBe('socket closed');
     await t.container.close();
     // The request under way was answered, not cut.
-    const res = parseResponse(received, true);
+    const res = parseResponse(busy.received, true);
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.VALIDATION });
   });
