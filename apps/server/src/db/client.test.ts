@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,5 +50,30 @@ describe('DATA_DIR lock', () => {
     utimesSync(path.join(dir, '.inkstone.lock'), old, old);
     const release = await lockDataDir(dir);
     await release();
+  });
+});
+
+describe('a new data directory', () => {
+  it('is created in a child process: this process does not keep the memory creating a cluster grows to', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inkstone-fresh-'));
+    try {
+      // What a start killed while creating the cluster left: a half-built one beside it, never the cluster itself.
+      mkdirSync(path.join(dir, 'pglite.init-999999', 'base'), { recursive: true });
+      const before = process.memoryUsage().external;
+      const db = await openDatabase({ dataDir: dir });
+      // One open PGlite holds ~140 MB of wasm memory; creating the cluster in this process grew it past 550 MB.
+      const grown = (process.memoryUsage().external - before) / 1048576;
+      expect(grown).toBeLessThan(300);
+      expect(existsSync(path.join(dir, 'pglite', 'PG_VERSION'))).toBe(true);
+      const applied = (await db.db.execute('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations')) as unknown as { rows: { n: number }[] };
+      expect(applied.rows[0]!.n).toBeGreaterThan(0);
+      await db.close();
+      const again = await openDatabase({ dataDir: dir });
+      await again.close();
+      expect(readdirSync(dir).filter((e) => e.includes('.init-'))).toEqual([]);
+      expect(readdirSync(path.join(dir, 'pglite'))).toContain('base');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,6 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -175,16 +177,18 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   };
 }
 
+// shared_buffers at PostgreSQL's default (128 MB) is touched at start-up and stays resident: an embedded install's
+// working set is small, and the file system cache below PGlite still holds what is read. 32 MB keeps ~100 MB off the
+// idle footprint.
+const PGLITE_CONF = ['shared_buffers=32MB'];
+
 /**
  * PGlite with pgvector (the extension ships with it): 知识库 vectors are stored and ranked there. On PostgreSQL the
  * extension is optional, see KnowledgeRepo.prepareVectors.
  */
 async function openPglite(dir?: string): Promise<PGlite> {
   // PGlite(undefined, options) would read `undefined` as the options: in memory takes the options alone.
-  // shared_buffers at PostgreSQL's default (128 MB) is touched at start-up and stays resident: an embedded install's
-  // working set is small, and the file system cache below PGlite still holds what is read. 32 MB keeps ~100 MB off the
-  // idle footprint.
-  const options = { extensions: { vector }, postgresqlconf: ['shared_buffers=32MB'] };
+  const options = { extensions: { vector }, postgresqlconf: PGLITE_CONF };
   const client = dir ? new PGlite(dir, options) : new PGlite(options);
   try {
     await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
@@ -193,6 +197,55 @@ async function openPglite(dir?: string): Promise<PGlite> {
     throw err;
   }
   return client;
+}
+
+const requireHere = createRequire(import.meta.url);
+const BUILDING_SUFFIX = '.init-';
+
+/**
+ * Creates the cluster of a new data directory, with the extension and every migration, in a child process. Creating a
+ * cluster grows PGlite's wasm memory past 550 MB and leaves ~130 MB behind in this process even once that instance is
+ * closed (the memory a wasm instance grew is never handed back, and the allocator keeps what initdb freed), so a first
+ * start would idle at well over twice the footprint of every later one. The child's memory goes with it. It builds in a
+ * sibling directory renamed into place only once complete, so a start killed half-way leaves no half-made cluster.
+ */
+async function createClusterApart(dir: string): Promise<void> {
+  const building = `${dir}${BUILDING_SUFFIX}${process.pid}`;
+  // The data directory is locked: any other cluster being built is one a killed start left.
+  for (const e of readdirSync(path.dirname(dir))) {
+    if (e.startsWith(`${path.basename(dir)}${BUILDING_SUFFIX}`)) rmSync(path.join(path.dirname(dir), e), { recursive: true, force: true });
+  }
+  const script = `
+    const [building, migrationsFolder, conf, pglite, pgvector, drizzle, migrator] = process.argv.slice(1);
+    (async () => {
+      const { PGlite } = await import(pglite);
+      const { vector } = await import(pgvector);
+      const client = new PGlite(building, { extensions: { vector }, postgresqlconf: JSON.parse(conf) });
+      await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+      await (await import(migrator)).migrate((await import(drizzle)).drizzle(client), { migrationsFolder });
+      await client.close();
+    })().catch((err) => { process.stderr.write(String(err && err.message || err)); process.exit(1); });`;
+  const args = [building, migrationsFolder, JSON.stringify(PGLITE_CONF), ...['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => requireHere.resolve(m))];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+      child.on('error', reject);
+      child.on('close', (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`创建内嵌数据库失败（${signal ?? `exit ${code}`}）：${stderr.trim() || '无输出'}`)),
+      );
+    });
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(building, dir);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/** A data directory with no cluster yet: absent, or empty (left by an older version that made it before opening). */
+function noClusterYet(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
 }
 
 /** `databaseUrl` set: node-postgres pool. Unset: PGlite on disk under `dataDir` (or in memory when dataDir is null). */
@@ -215,7 +268,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const dir = path.resolve(opts.dataDir, 'pglite');
   let client: PGlite | undefined;
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(path.dirname(dir), { recursive: true });
+    if (noClusterYet(dir)) await createClusterApart(dir);
     client = await openPglite(dir);
     const pgl = drizzlePglite(client, { schema });
     await migratePglite(pgl, { migrationsFolder });
