@@ -3,26 +3,41 @@ import { startBareFastify, startProduct, treeRssMb } from './lib.js';
 
 export const figures = ['idle-rss'] as const;
 
-const SETTLE_MS = 10_000;
+/** The first reading: start-up is done, V8 still holds the heap start-up grew (its memory reducer runs ~8 s later). */
+const EARLY_MS = 10_000;
+/**
+ * The figure: idle after the periodic jobs that run every 5-20 s (recovery sweeps) have run a few rounds, whose queries
+ * grow PGlite's memory, and after V8 has given back what start-up grew.
+ */
+const SETTLE_MS = 30_000;
 
 /**
  * Resident memory of the product (and any process it started: a browser) idle on embedded defaults: a fresh data
- * directory, PGlite, every role, no traffic; measured SETTLE_MS after it started listening. Baseline: a bare Fastify
- * process, same run.
+ * directory, PGlite, every role, no traffic; read EARLY_MS and SETTLE_MS after it started listening (the figure is the
+ * latter). Baseline: a bare Fastify process, same run.
  */
 export async function run() {
   const product = await startProduct({ NODE_ENV: 'production' });
   const bare = await startBareFastify();
   try {
-    await sleep(SETTLE_MS);
+    await sleep(EARLY_MS);
+    const early = treeRssMb(product.pid);
+    await sleep(SETTLE_MS - EARLY_MS);
     const ours = treeRssMb(product.pid);
     const baseline = treeRssMb(bare.pid);
     return {
-      scenario: `idle RSS ${SETTLE_MS / 1000} s after start, embedded defaults (PGlite, all roles), process tree`,
+      scenario: `idle RSS ${SETTLE_MS / 1000} s after start (and ${EARLY_MS / 1000} s), embedded defaults (PGlite, all roles), process tree`,
       oursMb: ours,
+      earlyMb: early,
       baselineMb: baseline,
       ratio: Number((ours / baseline).toFixed(2)),
-      figures: [{ id: 'idle-rss', value: `${ours} MB (${(ours / baseline).toFixed(1)}x bare Fastify's ${baseline} MB)`, pass: ours <= 250 }],
+      figures: [
+        {
+          id: 'idle-rss',
+          value: `${ours} MB at ${SETTLE_MS / 1000} s (${(ours / baseline).toFixed(1)}x bare Fastify's ${baseline} MB); ${early} MB at ${EARLY_MS / 1000} s`,
+          pass: ours <= 250,
+        },
+      ],
     };
   } finally {
     await product.stop();

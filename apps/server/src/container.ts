@@ -2,7 +2,6 @@ import { createMaterialSearch } from './integrations/materials/index.js';
 import { createAdmin } from './modules/admin/admin.module.js';
 import { createAdminConsole } from './modules/admin/admin-console.module.js';
 import type { Logger } from 'pino';
-import { Redis } from 'ioredis';
 import { ConfigError, type Config } from './config.js';
 import { checkSandboxes } from './sandbox-guard.js';
 import { createLogger } from './logger.js';
@@ -56,7 +55,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   if (sandboxVerdict.kind === 'demo') log.warn(sandboxVerdict.message);
   const infra = await openInfrastructure(config, opts, log);
   const { database, redis, jobs, cacheBus } = infra;
-  const integrations = createIntegrations(config, infra, clock, log);
+  const integrations = await createIntegrations(config, infra, clock, log);
   const base: ModuleBase = { ...infra, clock, log, dataDir: opts.database ? null : config.DATA_DIR };
   const account = createAccountModules(config, base, integrations);
   const content = createContentModules(config, base, integrations, account);
@@ -117,15 +116,15 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
 }
 
 type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;
-type Integrations = ReturnType<typeof createIntegrations>;
+type Integrations = Awaited<ReturnType<typeof createIntegrations>>;
 /** What every module may be handed: the infrastructure, the clock, the logger, and where files live (null in tests). */
 type ModuleBase = Infrastructure & { clock: Clock; log: Logger; dataDir: string | null };
 
 /** Integrations the modules are handed (the start banner lists the sandboxes among them). */
-function createIntegrations(config: Config, { db, key, publicUrl }: Infrastructure, clock: Clock, log: Logger) {
+async function createIntegrations(config: Config, { db, key, publicUrl }: Infrastructure, clock: Clock, log: Logger) {
   const sms = createSmsSender(config, db, log);
   const wechat = createWechatLogin(config, publicUrl);
-  const payments = createPaymentGateways(config, { publicUrl, key, clock });
+  const payments = await createPaymentGateways(config, { publicUrl, key, clock });
   // One SSRF-safe client for every URL a user supplies.
   const fetcher = createSafeFetch(config);
   return { sms, wechat, payments, fetcher };
@@ -234,11 +233,12 @@ async function openInfrastructure(config: Config, opts: ContainerOptions, log: L
   const { db } = database;
   const key = resolveSecretKey(config.APP_SECRET_KEY, opts.database ? null : config.DATA_DIR, (m) => log.warn(m));
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  // ioredis is loaded only when Redis is configured (see createJobQueue).
+  const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   // Without a listener ioredis reports each failed reconnect as an unhandled error event; /readyz reports the outage.
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
   // With the roles: registering a job another role owns is a wiring bug and stops start-up (jobs/roles.ts).
-  const jobs = createJobQueue(config.REDIS_URL, config.REDIS_PREFIX, log, config.roles);
+  const jobs = await createJobQueue(config.REDIS_URL, config.REDIS_PREFIX, log, config.roles);
   // In-process caches (sessions, notice bubble) drop entries on writes in any process through this bus.
   const cacheBus = createInvalidationBus(redis, config.REDIS_PREFIX, log);
   return { database, db, key, publicUrl, redis, jobs, cacheBus };

@@ -9,10 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -224,7 +221,13 @@ async function createClusterApart(dir: string): Promise<void> {
       await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
       await (await import(migrator)).migrate((await import(drizzle)).drizzle(client), { migrationsFolder });
       await client.close();
-    })().catch((err) => { process.stderr.write(String(err && err.message || err)); process.exit(1); });`;
+    })().catch((err) => {
+      // The file system error codes down the cause chain, for the parent's Chinese message (disk full, read-only).
+      const chain = [];
+      for (let e = err, i = 0; e && i < 5; e = e.cause, i++) chain.push({ code: e.code, errno: e.errno, name: e.constructor && e.constructor.name });
+      process.stderr.write(JSON.stringify({ message: String((err && err.message) || err), chain }));
+      process.exit(1);
+    });`;
   const args = [building, migrationsFolder, JSON.stringify(PGLITE_CONF), ...['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => requireHere.resolve(m))];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -232,15 +235,32 @@ async function createClusterApart(dir: string): Promise<void> {
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
       child.on('error', reject);
-      child.on('close', (code, signal) =>
-        code === 0 ? resolve() : reject(new Error(`创建内嵌数据库失败（${signal ?? `exit ${code}`}）：${stderr.trim() || '无输出'}`)),
-      );
+      child.on('close', (code, signal) => (code === 0 ? resolve() : reject(childFailure(stderr, signal ?? `exit ${code}`))));
     });
     rmSync(dir, { recursive: true, force: true });
     renameSync(building, dir);
   } finally {
     rmSync(building, { recursive: true, force: true });
   }
+}
+
+/** The child's failure as an error whose cause carries its file system error code, as an in-process open would. */
+function childFailure(stderr: string, exit: string): Error {
+  type Report = { message: string; chain: Array<{ code?: unknown; errno?: unknown; name?: unknown }> };
+  const report = ((): Report | null => {
+    try {
+      return JSON.parse(stderr.slice(stderr.indexOf('{'))) as Report;
+    } catch {
+      // Killed, or failed before it could report: its output is all there is.
+      return null;
+    }
+  })();
+  const code = report?.chain
+    .map((e) => (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) ? e.code : e.name === 'ErrnoError' && typeof e.errno === 'number' ? WASI_ERRNO[e.errno] : undefined))
+    .find(Boolean);
+  return new Error(`创建内嵌数据库失败（${exit}）：${report?.message ?? (stderr.trim() || '无输出')}`, {
+    cause: code ? Object.assign(new Error(code), { code }) : undefined,
+  });
 }
 
 /** A data directory with no cluster yet: absent, or empty (left by an older version that made it before opening). */
@@ -251,6 +271,12 @@ function noClusterYet(dir: string): boolean {
 /** `databaseUrl` set: node-postgres pool. Unset: PGlite on disk under `dataDir` (or in memory when dataDir is null). */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<DbHandle> {
   if (opts.databaseUrl) {
+    // node-postgres is loaded only for PostgreSQL: an embedded install never needs it.
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection cut by the server (restart, failover) must not crash the process; the pool replaces it.
     pool.on('error', () => {});

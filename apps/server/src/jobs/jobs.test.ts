@@ -29,10 +29,10 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   afterEach(async () => {
     await q?.close();
   });
-  const make = () => (q = createJobQueue(redisUrl, `t${randomBytes(4).toString('hex')}`, log));
+  const make = async () => (q = await createJobQueue(redisUrl, `t${randomBytes(4).toString('hex')}`, log));
 
   it('runs enqueued jobs with their payload', async () => {
-    make();
+    await make();
     expect(q.kind).toBe(kind);
     const seen: number[] = [];
     q.register<{ n: number }>('double', async ({ n }) => {
@@ -45,7 +45,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it("takes job ids with ':' (BullMQ's key separator) and still deduplicates them", async () => {
-    make();
+    await make();
     let runs = 0;
     q.register('colon', async () => {
       runs += 1;
@@ -59,7 +59,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('holds a job until its time', async () => {
-    make();
+    await make();
     let ranAt = 0;
     q.register('later', async () => {
       ranAt = Date.now();
@@ -74,7 +74,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('retries a failing job and reports the attempt', async () => {
-    make();
+    await make();
     const attempts: number[] = [];
     q.register('flaky', async (_p, ctx) => {
       attempts.push(ctx.attempt);
@@ -88,7 +88,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('reports depth and failures per name, and retries a failed job with its payload once (the console dashboard)', async () => {
-    make();
+    await make();
     let fail = true;
     const done: string[] = [];
     q.register<{ v: string }>('flaky', async ({ v }) => {
@@ -118,7 +118,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('ignores a second enqueue with the same job id while the first is pending', async () => {
-    make();
+    await make();
     let runs = 0;
     q.register('once', async () => {
       runs += 1;
@@ -132,7 +132,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('close waits for the running job and starts no queued one (owners re-enqueue them from the database)', async () => {
-    make();
+    await make();
     const started: number[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -158,7 +158,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('runs a scheduled job repeatedly, one tick at a time, and stops after close', async () => {
-    make();
+    await make();
     let runs = 0;
     let running = 0;
     let overlapped = false;
@@ -179,7 +179,7 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('call: runs the handler once and resolves with its reply; a failure rejects with its message', async () => {
-    make();
+    await make();
     let runs = 0;
     q.register<{ n: number }>('square', async ({ n }) => {
       runs += 1;
@@ -193,14 +193,14 @@ const jobQueueSuite = (kind: string, redisUrl: string | undefined) => {
   });
 
   it('call: with no process running the handler, times out with JobTimeoutError', async () => {
-    make();
+    await make();
     // Registered but never started: the shape of a web-only process asking for work no publisher is there to do.
     q.register('nobody', async () => 'late');
     await expect(q.call('nobody', {}, 300)).rejects.toBeInstanceOf(JobTimeoutError);
   });
 
   it('does not tick before start (a process without the worker role never starts its queue)', async () => {
-    make();
+    await make();
     let runs = 0;
     q.schedule('sweep', 50, async () => {
       runs += 1;
@@ -216,8 +216,8 @@ describeNeeding(['TEST_REDIS_URL'], 'job queue: bullmq', (redisUrl) => jobQueueS
 describeNeeding(['TEST_REDIS_URL'], 'scheduled jobs across BullMQ workers', (redisUrl) => {
   it('two queues on one Redis run each tick once', async () => {
     const prefix = `t${randomBytes(4).toString('hex')}`;
-    const a = createJobQueue(redisUrl, prefix, log);
-    const b = createJobQueue(redisUrl, prefix, log);
+    const a = await createJobQueue(redisUrl, prefix, log);
+    const b = await createJobQueue(redisUrl, prefix, log);
     const runs = { a: 0, b: 0 };
     const every = 200;
     a.schedule('sweep', every, async () => {

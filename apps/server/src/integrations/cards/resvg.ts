@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
-import sharp from 'sharp';
 import { CardFonts, faceIndexOf, type FontSource } from './fonts.js';
 import { contentTemplates } from './templates.js';
 import { CardInputError, type CardInput, type CardRenderer, type CardTemplateInfo, type CardThemeInfo } from './types.js';
@@ -305,6 +304,8 @@ export class ResvgCardRenderer implements CardRenderer {
       const image = await renderAsync(svg, { font, fitTo: { mode: 'original' } });
       // Encoded by sharp (libvips, on its own threads) rather than resvg's asPng, which runs on the event loop and is
       // about twice as slow; cards are opaque, so RGB without alpha.
+      // Loaded with the first card, not at start-up (libvips, ~25 MB resident).
+      const { default: sharp } = await import('sharp');
       return await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
         .removeAlpha()
         .png()

@@ -1,7 +1,6 @@
 import dns from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import net from 'node:net';
-import { fileTypeFromBuffer } from 'file-type';
 import ipaddr from 'ipaddr.js';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { FetchRefusedError, type FetchedBody, type FetchedImage, type SafeFetchOptions, type SafeFetcher } from './types.js';
@@ -224,6 +223,8 @@ const tooLarge = (maxBytes: number) => new FetchRefusedError('too_large', `è¶…è¿
 
 /** png/jpeg/gif/webp by magic bytes, or null: the header alone is never trusted. */
 export async function imageKind(buf: Buffer): Promise<{ mimeType: FetchedImage['mimeType']; ext: FetchedImage['ext'] } | null> {
+  // file-type is loaded with the first file it sniffs, not at start-up.
+  const { fileTypeFromBuffer } = await import('file-type');
   const ft = await fileTypeFromBuffer(buf);
   const mimeType = ft ? IMAGE_TYPES[ft.ext] : undefined;
   return mimeType ? { mimeType, ext: ft!.ext as FetchedImage['ext'] } : null;

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../clock.js';
-import { AlipayGateway } from './alipay.js';
 import { SandboxPaymentGateway } from './sandbox.js';
 import type { PaymentGateway } from './types.js';
 import { WechatPayGateway } from './wechat-pay.js';
@@ -22,8 +21,11 @@ export function pemFrom(value: string): string {
   return readFileSync(value, 'utf8');
 }
 
-/** Providers are a comma list: `sandbox` (plays both channels), or any of `wechat`, `alipay`; the first is the default channel. */
-export function createPaymentGateways(config: Config, deps: { publicUrl: string; key: Buffer; clock: Clock }): PaymentGateways {
+/**
+ * Providers are a comma list: `sandbox` (plays both channels), or any of `wechat`, `alipay`; the first is the default
+ * channel. alipay-sdk (and its HTTP stack, ~6 MB resident) is loaded only when Alipay is configured.
+ */
+export async function createPaymentGateways(config: Config, deps: { publicUrl: string; key: Buffer; clock: Clock }): Promise<PaymentGateways> {
   const names = config.PAYMENT_PROVIDER;
   const byChannel = new Map<PayChannelName, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
@@ -50,6 +52,7 @@ export function createPaymentGateways(config: Config, deps: { publicUrl: string;
         }),
       );
     } else {
+      const { AlipayGateway } = await import('./alipay.js');
       byChannel.set(
         'alipay',
         new AlipayGateway({

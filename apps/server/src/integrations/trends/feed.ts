@@ -1,4 +1,4 @@
-import { parseFeed } from 'feedsmith';
+import type { parseFeed } from 'feedsmith';
 import type { SafeFetcher } from '../fetch/types.js';
 import { getBody } from './http.js';
 import { clean, TrendSourceError, type TrendItem, type TrendSource } from './types.js';
@@ -40,8 +40,10 @@ export class FeedSource implements TrendSource {
       accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, */*',
     });
     let parsed: ReturnType<typeof parseFeed>;
+    // Loaded on the first feed read: an install without feeds never needs it.
+    const feedsmith = await import('feedsmith');
     try {
-      parsed = parseFeed(raw.toString('utf8'));
+      parsed = feedsmith.parseFeed(raw.toString('utf8'));
     } catch {
       throw new TrendSourceError(this.id, '订阅源内容无法解析（不是 RSS、Atom 或 JSON Feed）', false);
     }

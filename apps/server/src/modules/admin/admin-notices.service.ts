@@ -55,7 +55,7 @@ export class AdminNoticesService {
     actor: AdminActor,
     input: { title: string; content: string; audience: 'all' | 'users' | 'vip'; userIds?: number[] | undefined; publishAt?: string | undefined },
   ): Promise<AdminNotice> {
-    const { html, text } = cleanNoticeHtml(input.content);
+    const { html, text } = await cleanNoticeHtml(input.content);
     if (!text) throw appError(ErrorCode.VALIDATION, '正文 content 不能为空');
     const userIds = [...new Set(input.userIds ?? [])];
     if (userIds.length) {

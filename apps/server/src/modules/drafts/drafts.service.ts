@@ -1,4 +1,4 @@
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import type { Paragraph } from 'docx';
 import { ErrorCode, markdownToHtml, type DraftDetail, type Persona, type PersonaSaveBody } from '@inkstone/shared';
 import type { Clock } from '../../clock.js';
 import { appError } from '../../http/errors.js';
@@ -128,23 +128,28 @@ export class DraftService {
   }
 }
 
-const runs = (text: string) =>
+type DocxLib = typeof import('docx');
+
+const runs = ({ TextRun }: DocxLib, text: string) =>
   text
     .split(/(\*\*[^*]+\*\*)/)
     .filter(Boolean)
     .map((part) => (part.startsWith('**') && part.endsWith('**') ? new TextRun({ text: part.slice(2, -2), bold: true }) : new TextRun(part)));
 
 export async function toDocx(title: string, markdown: string): Promise<Buffer> {
+  // Loaded on the first export, not at start-up: few creators export, and it weighs ~9 MB resident.
+  const docx = await import('docx');
+  const { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } = docx;
   const children: Paragraph[] = [];
   const blocks = parseBlocks(markdown);
   if (!blocks.some((b) => b.type === 'heading' && b.level === 1) && title)
     children.push(new Paragraph({ text: title, heading: HeadingLevel.TITLE, alignment: AlignmentType.CENTER }));
   const level = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
   for (const b of blocks) {
-    if (b.type === 'heading') children.push(new Paragraph({ heading: level[b.level], children: runs(b.text) }));
-    else if (b.type === 'list') b.items.forEach((item, i) => children.push(new Paragraph({ children: [new TextRun(b.ordered ? `${i + 1}. ` : '• '), ...runs(item)] })));
+    if (b.type === 'heading') children.push(new Paragraph({ heading: level[b.level], children: runs(docx, b.text) }));
+    else if (b.type === 'list') b.items.forEach((item, i) => children.push(new Paragraph({ children: [new TextRun(b.ordered ? `${i + 1}. ` : '• '), ...runs(docx, item)] })));
     else if (b.type === 'quote') children.push(new Paragraph({ children: [new TextRun({ text: b.text, italics: true })], indent: { left: 480 } }));
-    else for (const line of b.text.split('\n')) children.push(new Paragraph({ children: runs(line) }));
+    else for (const line of b.text.split('\n')) children.push(new Paragraph({ children: runs(docx, line) }));
   }
   const doc = new Document({ creator: 'Inkstone 砚', title: title || '草稿', sections: [{ children }] });
   return Packer.toBuffer(doc);

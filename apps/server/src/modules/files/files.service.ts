@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { fileTypeFromBuffer } from 'file-type';
 import { ErrorCode, limits, writingLimits, type QuoteFile } from '@inkstone/shared';
 import { AppError, appError } from '../../http/errors.js';
 import { cut, keywords } from '../../integrations/llm/chinese-text.js';
@@ -70,6 +69,8 @@ export function utf8Prefix(buf: Buffer): Buffer {
 
 /** What the first bytes say: file-type's extension, or "text" for valid UTF-8 without NUL bytes, or null. */
 export async function detectKind(head: Buffer, complete: boolean): Promise<string | null> {
+  // file-type is loaded with the first file it sniffs, not at start-up.
+  const { fileTypeFromBuffer } = await import('file-type');
   const ft = await fileTypeFromBuffer(head);
   if (ft) return ft.ext;
   if (head.includes(0)) return null;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { cardAspects, ErrorCode, limits, type CardAspect } from '@inkstone/shared';
 import { appError } from '../../http/errors.js';
 import { imageKind } from '../../integrations/fetch/safe-fetch.js';
@@ -15,10 +14,14 @@ const MAX_PIXELS = 80_000_000;
  * Checks bytes that claim to be a picture (an upload, an AI reply, a library image): within the upload cap, a
  * png/jpeg/gif by magic bytes, and decodable as a real image by sharp. Throws the spec's messages.
  */
+/** sharp (libvips, ~25 MB resident) is loaded with the first picture, not at start-up. */
+const loadSharp = () => import('sharp').then((m) => m.default);
+
 export async function checkPicture(bytes: Buffer): Promise<{ mimeType: string }> {
   if (bytes.length > limits.uploadMaxBytes) throw appError(ErrorCode.FILE_TOO_LARGE);
   const kind = await imageKind(bytes);
   if (!kind || !CARD_PICTURE_TYPES.has(kind.mimeType)) throw appError(ErrorCode.FILE_TYPE_UNSUPPORTED);
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
     if (!meta.width || !meta.height) throw new Error('no size');
@@ -34,6 +37,7 @@ export async function checkPicture(bytes: Buffer): Promise<{ mimeType: string }>
  */
 export async function toCardPng(bytes: Buffer, aspect: CardAspect = '3:4'): Promise<Buffer> {
   const { width, height } = cardAspects[aspect];
+  const sharp = await loadSharp();
   return sharp(bytes, { limitInputPixels: MAX_PIXELS, animated: false }).rotate().resize(width, height, { fit: 'cover', position: 'attention' }).png().toBuffer();
 }
 

@@ -433,7 +433,7 @@ export class KnowledgeService {
       await this.guardZip(buf);
       text = await docxText(buf, this.parseLimits);
     } else if (doc.ext === 'html') {
-      const main = htmlMainText(buf.toString('utf8'));
+      const main = await htmlMainText(buf.toString('utf8'));
       text = main.text;
       title = main.title;
     } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));

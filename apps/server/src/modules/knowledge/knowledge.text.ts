@@ -1,6 +1,6 @@
 import { jieba as seg } from '../../integrations/llm/chinese-text.js';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+// linkedom and Readability (~20 MB resident) are loaded on the first web page or Word file read, not at start-up.
+import type { parseHTML as ParseHtml } from 'linkedom';
 import { docxHtmlIsolated, pdfPagesIsolated, QUOTE_PARSE_LIMITS, type ParseLimits } from '../../security/isolated-parse.js';
 
 /**
@@ -174,7 +174,7 @@ export class TextRefusedError extends Error {}
 const BLOCKS = 'h1,h2,h3,h4,h5,h6,p,li,pre,blockquote,td,th,dt,dd';
 
 /** Block text of an HTML fragment, headings as markdown `#` lines so the chunker sees them. */
-function htmlBlocks(html: string): string {
+function htmlBlocks(parseHTML: typeof ParseHtml, html: string): string {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const out: string[] = [];
   for (const el of document.querySelectorAll(BLOCKS)) {
@@ -189,7 +189,8 @@ function htmlBlocks(html: string): string {
 }
 
 /** Main text of a web page (Readability on linkedom; scripts are never run), with its title. */
-export function htmlMainText(html: string): { title: string | null; text: string } {
+export async function htmlMainText(html: string): Promise<{ title: string | null; text: string }> {
+  const [{ parseHTML }, { Readability }] = await Promise.all([import('linkedom'), import('@mozilla/readability')]);
   const { document } = parseHTML(html);
   const title = (document.querySelector('title')?.textContent ?? '').trim() || null;
   let article: { title?: string | null; content?: string | null; textContent?: string | null } | null;
@@ -198,11 +199,12 @@ export function htmlMainText(html: string): { title: string | null; text: string
   } catch {
     article = null;
   }
-  const text = article?.content ? htmlBlocks(article.content) : htmlBlocks(parseHTML(html).document.body?.innerHTML ?? '');
+  const text = article?.content ? htmlBlocks(parseHTML, article.content) : htmlBlocks(parseHTML, parseHTML(html).document.body?.innerHTML ?? '');
   return { title: (article?.title ?? '').trim() || title, text: tidy(text) };
 }
 
 /** docx through mammoth's HTML (headings kept as h1..h6, converted in a bounded worker), then the same block walk. */
 export async function docxText(buf: Buffer, limits: Omit<ParseLimits, 'maxChars'> = KNOWLEDGE_PARSE_LIMITS): Promise<string> {
-  return tidy(htmlBlocks(await docxHtmlIsolated(buf, limits)));
+  const [{ parseHTML }, html] = await Promise.all([import('linkedom'), docxHtmlIsolated(buf, limits)]);
+  return tidy(htmlBlocks(parseHTML, html));
 }

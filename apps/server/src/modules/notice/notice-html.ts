@@ -1,5 +1,3 @@
-import { parseHTML } from 'linkedom';
-
 /**
  * The tags a console notice may keep (what the rich-text box produces): everything else is unwrapped to its text, and
  * script-like elements go with their content. No attribute survives but a link's http(s) or in-app href, so no style,
@@ -68,7 +66,9 @@ function clean(node: El): void {
 }
 
 /** The cleaned HTML, and whether anything readable is left (a body of only tags is refused). */
-export function cleanNoticeHtml(html: string): { html: string; text: string } {
+export async function cleanNoticeHtml(html: string): Promise<{ html: string; text: string }> {
+  // linkedom (~20 MB resident) is loaded when an operator first saves a notice, not at start-up.
+  const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(`<!doctype html><html><body><div id="root">${html}</div></body></html>`);
   const root = document.getElementById('root') as unknown as El & { innerHTML: string; textContent: string | null };
   clean(root);
