@@ -228,7 +228,12 @@ async function createClusterApart(dir: string): Promise<void> {
       process.stderr.write(JSON.stringify({ message: String((err && err.message) || err), chain }));
       process.exit(1);
     });`;
-  const args = [building, migrationsFolder, JSON.stringify(PGLITE_CONF), ...['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => requireHere.resolve(m))];
+  const args = [
+    building,
+    migrationsFolder,
+    JSON.stringify(PGLITE_CONF),
+    ...['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => requireHere.resolve(m)),
+  ];
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, ['-e', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
