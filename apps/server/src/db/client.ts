@@ -67,13 +67,19 @@ function describeFsError(err: unknown): string {
  */
 const WASI_ERRNO: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 44: 'ENOENT', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
 
+/** One link of an error chain as the file system error code it carries, if any: Node's code, or PGlite's WASI errno. */
+function fsCodeOf(link: { code?: unknown; errno?: unknown; name?: unknown }): string | undefined {
+  if (typeof link.code === 'string' && /^E[A-Z]+$/.test(link.code)) return link.code;
+  return link.name === 'ErrnoError' && typeof link.errno === 'number' ? WASI_ERRNO[link.errno] : undefined;
+}
+
 /** Looks for the first file-system cause in an error chain (drizzle wraps the driver's error). */
 function fsCause(err: unknown): NodeJS.ErrnoException | undefined {
   for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
     const { code, errno } = e as NodeJS.ErrnoException;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return e as NodeJS.ErrnoException;
-    const wasi = typeof errno === 'number' && (e as Error).constructor?.name === 'ErrnoError' ? WASI_ERRNO[errno] : undefined;
-    if (wasi) return Object.assign(new Error(wasi), { code: wasi });
+    const found = fsCodeOf({ code, errno, name: (e as Error).constructor?.name });
+    if (!found) continue;
+    return found === code ? (e as NodeJS.ErrnoException) : Object.assign(new Error(found), { code: found });
   }
   return undefined;
 }
@@ -260,9 +266,7 @@ function childFailure(stderr: string, exit: string): Error {
       return null;
     }
   })();
-  const code = report?.chain
-    .map((e) => (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) ? e.code : e.name === 'ErrnoError' && typeof e.errno === 'number' ? WASI_ERRNO[e.errno] : undefined))
-    .find(Boolean);
+  const code = report?.chain.map(fsCodeOf).find(Boolean);
   return new Error(`创建内嵌数据库失败（${exit}）：${report?.message ?? (stderr.trim() || '无输出')}`, {
     cause: code ? Object.assign(new Error(code), { code }) : undefined,
   });
