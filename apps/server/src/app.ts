@@ -208,7 +208,7 @@ async function registerModules(app: FastifyInstance, c: Container) {
         await registerFlags(api, c.flags);
         await registerActivity(api, c.activity);
         await registerVip(api, c.vip);
-        await registerWriting(api, c.writing, c.auth.sessions, config);
+        await registerWriting(api, c.writing, c.auth.sessions);
         await registerDrafts(api, c.drafts);
         await registerFiles(api, c.files, c.user.users);
         await registerGraphic(api, c.graphic);

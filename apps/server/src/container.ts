@@ -136,7 +136,7 @@ function createAccountModules(config: Config, b: ModuleBase, { sms, wechat, paym
   const user = createUser({ db, clock, downloadUrl: config.APP_DOWNLOAD_URL ?? null });
   const { users } = user;
   const notice = createNotice({ db, clock, log, cacheBus, cacheMaxEntries: config.CACHE_MAX_ENTRIES });
-  const vip = createVip(config, { db, clock, log, jobs, publicUrl, payments, users, onPaid: (order, tx) => notice.personal.orderPaid(order, tx) });
+  const vip = createVip(config, { db, clock, log, jobs, publicUrl, payments, users, cacheBus, onPaid: (order, tx) => notice.personal.orderPaid(order, tx) });
   const auth = createAuth({
     db,
     key,

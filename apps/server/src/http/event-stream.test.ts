@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { streamStoredEvents, type StoredEvent, type StoredEventBatch } from './event-stream.js';
+import { openEventFeed, streamStoredEvents, type StoredEvent, type StoredEventBatch } from './event-stream.js';
 
 /** One subject's stored events, a count of reads, and a server streaming them as SSE through streamStoredEvents. */
 async function harness(initial: StoredEvent[]) {
@@ -100,5 +100,80 @@ describe('streamStoredEvents', () => {
     await h.until(2);
     expect(h.ids()).toEqual([1, 2]);
     expect(h.reads()).toBe(1);
+  });
+});
+
+describe('openEventFeed', () => {
+  const stream = async (opened: Awaited<ReturnType<typeof openEventFeed>>, signals: EventEmitter, read: (after: number, limit: number) => Promise<StoredEvent[]>) => {
+    const server = http.createServer((_req, res) => {
+      void streamStoredEvents({ res, requestId: 'r1', id: 'task-1', lastEventId: 0, read, signals, pollMs: 60_000, opened });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const reader = res.body!.getReader();
+    let text = '';
+    const until = async (id: number) => {
+      while (!text.includes(`id: ${id}\n`)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before event ${id}`);
+        text += new TextDecoder().decode(value);
+      }
+      return [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    };
+    return { until, close: async () => (await reader.cancel(), await new Promise((r) => server.close(r))) };
+  };
+
+  it('sends the first page it was opened with (one read in all), then batches from memory', async () => {
+    const signals = new EventEmitter();
+    let reads = 0;
+    const read = async () => {
+      reads += 1;
+      return [];
+    };
+    const opened = await openEventFeed({ id: 'task-1', lastEventId: 0, read, signals, first: async () => [delta(1), delta(3)] });
+    const s = await stream(opened, signals, read);
+    try {
+      expect(await s.until(3)).toEqual([1, 3]);
+      signals.emit('task-1', { after: 3, events: [delta(6)] });
+      expect(await s.until(6)).toEqual([1, 3, 6]);
+      expect(reads).toBe(0);
+    } finally {
+      await s.close();
+    }
+    // The client went away: the stream stops listening.
+    for (let i = 0; i < 100 && signals.listenerCount('task-1'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(signals.listenerCount('task-1')).toBe(0);
+  });
+
+  it('a refusal by the first read throws before anything is sent and leaves nothing listening', async () => {
+    const signals = new EventEmitter();
+    const refused = new Error('任务不存在');
+    await expect(openEventFeed({ id: 'task-1', lastEventId: 0, read: async () => [], signals, first: async () => Promise.reject(refused) })).rejects.toBe(refused);
+    expect(signals.listenerCount('task-1')).toBe(0);
+  });
+
+  it('a write signalled while the first page was being read is not missed: the stream reads again', async () => {
+    const signals = new EventEmitter();
+    const stored = [delta(1)];
+    const read = async (after: number) => stored.filter((e) => e.id > after);
+    const opened = await openEventFeed({
+      id: 'task-1',
+      lastEventId: 0,
+      read,
+      signals,
+      first: async () => {
+        const page = [...stored];
+        // Stored and signalled after this read's snapshot, before it returned.
+        stored.push(delta(2));
+        signals.emit('task-1', { after: 1, events: [delta(2)] });
+        return page;
+      },
+    });
+    const s = await stream(opened, signals, read);
+    try {
+      expect(await s.until(2)).toEqual([1, 2]);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -62,6 +62,24 @@ class EventFeed {
     this.wake?.();
   };
 
+  /**
+   * The first page, read by the caller after this feed was listening (with the check that the subject is the user's, in
+   * one query): it is sent as is unless a signal came during the read or the page is full, when a read follows.
+   */
+  async first(read: () => Promise<StoredEvent[]>): Promise<void> {
+    // A signal during the read marks the feed dirty (onSignal): the page is sent, then a read follows.
+    this.dirty = false;
+    this.reading = true;
+    let events: StoredEvent[];
+    try {
+      events = await read();
+    } finally {
+      this.reading = false;
+    }
+    this.pending = events;
+    if (events.length === PAGE) this.dirty = true;
+  }
+
   /** Ends a wait: the client left (nothing to read), or the server is closing (read once more). */
   interrupt(readAgain: boolean) {
     if (readAgain) this.dirty = true;
@@ -74,7 +92,7 @@ class EventFeed {
 
   async next(last: number): Promise<StoredEvent[]> {
     let events: StoredEvent[];
-    if (!this.dirty && this.pending.length) {
+    if (!this.dirty) {
       events = this.pending;
       this.pending = [];
     } else {
@@ -109,6 +127,41 @@ class EventFeed {
   }
 }
 
+/** A feed listening to its subject's signals; `close` stops listening. */
+export interface OpenedFeed {
+  feed: EventFeed;
+  close(): void;
+}
+
+function listen(o: { id: string; lastEventId: number; read(after: number, limit: number): Promise<StoredEvent[]>; signals: EventSignals }): OpenedFeed {
+  const feed = new EventFeed(o.read, o.lastEventId);
+  o.signals.on(o.id, feed.onSignal);
+  return { feed, close: () => o.signals.off(o.id, feed.onSignal) };
+}
+
+/**
+ * Starts listening to the subject's signals, then reads its first page with `first`, which may refuse (a subject that is
+ * not the user's): then it throws before anything was sent and nothing is left listening. Listening first means a write
+ * signalled during that read is not missed. A stream opened so costs one query before its first bytes instead of two (a
+ * check of the subject, then the read).
+ */
+export async function openEventFeed(o: {
+  id: string;
+  lastEventId: number;
+  read(after: number, limit: number): Promise<StoredEvent[]>;
+  signals: EventSignals;
+  first(after: number, limit: number): Promise<StoredEvent[]>;
+}): Promise<OpenedFeed> {
+  const opened = listen(o);
+  try {
+    await opened.feed.first(() => o.first(o.lastEventId, PAGE));
+  } catch (err) {
+    opened.close();
+    throw err;
+  }
+  return opened;
+}
+
 /**
  * Serves one subject's stored events (a writing task, an agent turn) as SSE: everything after `lastEventId`, then new
  * ones as they are written. Wakes on the in-process signal (sending a batch it carries from memory when it continues
@@ -125,18 +178,20 @@ export async function streamStoredEvents(o: {
   signals: EventSignals;
   shutdown?: StreamShutdown;
   pollMs: number;
+  /** Already listening, with its first page read (openEventFeed); else opened here and read in the loop. */
+  opened?: OpenedFeed;
 }): Promise<void> {
-  const { res, id, signals } = o;
+  const { res } = o;
   let last = o.lastEventId;
   let closed = false;
   let ending = o.shutdown?.closing ?? false;
-  const feed = new EventFeed(o.read, last);
+  const opened = o.opened ?? listen(o);
+  const { feed } = opened;
   const onClose = () => {
     closed = true;
     feed.interrupt(false);
   };
   res.on('close', onClose);
-  signals.on(id, feed.onSignal);
   const offShutdown = o.shutdown?.onShutdown(() => {
     ending = true;
     feed.interrupt(true);
@@ -178,7 +233,7 @@ export async function streamStoredEvents(o: {
     // A database hiccup: end the response; the client reconnects with Last-Event-ID and resumes.
   } finally {
     clearInterval(keepAlive);
-    signals.off(id, feed.onSignal);
+    opened.close();
     offShutdown?.();
     res.off('close', onClose);
     if (!res.writableEnded) res.end();

@@ -71,7 +71,7 @@ export class AdminCatalogueService {
   }
 
   async schedulePointCost(actor: AdminActor, input: { feature: string; name?: string | undefined; point: number; effectiveAt?: string | undefined }) {
-    return this.catalogue.transaction(async (tx) => {
+    const change = await this.catalogue.transaction(async (tx) => {
       const before = (await this.points.costs(tx)).find((c) => c.feature === input.feature) ?? null;
       const row = await this.points.scheduleCost(
         { feature: input.feature, name: input.name, point: input.point, effectiveAt: input.effectiveAt ? new Date(input.effectiveAt) : undefined },
@@ -81,15 +81,19 @@ export class AdminCatalogueService {
       await this.audit.record(tx, actor, { action: 'catalogue.point_cost.schedule', targetType: 'point_cost', targetId: input.feature, before, after: change });
       return change;
     });
+    this.points.costsChanged();
+    return change;
   }
 
   async withdrawPointCost(actor: AdminActor, id: number) {
-    return this.catalogue.transaction(async (tx) => {
+    const change = await this.catalogue.transaction(async (tx) => {
       const row = await this.points.withdrawCostChange(id, tx);
       if (!row) throw appError(ErrorCode.NOT_FOUND, '没有这条未生效的价格变更（已生效的变更不能撤回）');
       const change = { id: row.id, feature: row.feature, name: row.name, point: row.point, effectiveAt: row.effectiveAt.toISOString() };
       await this.audit.record(tx, actor, { action: 'catalogue.point_cost.withdraw', targetType: 'point_cost', targetId: row.feature, before: change, after: null });
       return change;
     });
+    this.points.costsChanged();
+    return change;
   }
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type AdminAuditEntry, type AdminCatalogue, type AdminPointCostChange, type Page, type PointCost, type VipPlan } from '@inkstone/shared';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { startTestApp, startWebProcesses, type TestApp } from '../../test/app.js';
 import { describeOnDatabases } from '../../test/database.js';
 import { loginAdmin } from '../../test/admin-helpers.js';
 
@@ -61,9 +61,11 @@ describeOnDatabases('console catalogue on %s', (db) => {
     expect(entry).toMatchObject({ targetId: 'title', after: null });
     expect(entry!.before).toMatchObject({ id: pending.data.id, point: 99 });
 
-    // Without a date: at once, and then history (not withdrawable).
+    // Without a date: at once (charges too, though the price was just read and is cached), and then history (not withdrawable).
+    expect(await t.container.vip.points.costOf('title')).toBe(before);
     const immediate = await t.call<AdminPointCostChange>('POST', '/admin/catalogue/point-cost', { token: op.token, body: { feature: 'title', point: before! + 1 } });
     expect(await priceOf('title')).toBe(before! + 1);
+    expect(await t.container.vip.points.costOf('title')).toBe(before! + 1);
     expect((await t.call('POST', '/admin/catalogue/point-cost/withdraw', { token: op.token, body: { id: immediate.data.id } })).code).toBe(ErrorCode.NOT_FOUND);
 
     const unknown = await t.call('POST', '/admin/catalogue/point-cost', { token: op.token, body: { feature: 'no_such_feature', point: 3 } });
@@ -121,4 +123,34 @@ describeOnDatabases('console catalogue on %s', (db) => {
     const after = (await t.call<AdminCatalogue>('GET', '/admin/catalogue', { token: (await loginAdmin(t, 'viewer')).token })).data;
     expect(after).toEqual(overview);
   });
+});
+
+/** Prices are cached in each process: a change made on A is charged on B at once (the cache bus over Redis). */
+const redisUrl = process.env.TEST_REDIS_URL;
+const pgUrl = process.env.TEST_DATABASE_URL;
+describe.runIf(redisUrl && pgUrl)('point prices across two processes (PostgreSQL + Redis)', () => {
+  it('a price changed on A is what B charges within 100 ms, though B had read (and cached) the old one', async () => {
+    const pair = await startWebProcesses(pgUrl!, redisUrl!);
+    try {
+      const [a, b] = pair.processes as [(typeof pair.processes)[0], (typeof pair.processes)[0]];
+      const before = await b.container.vip.points.costOf('article_quick');
+      expect(await b.container.vip.points.costOf('article_quick')).toBe(before);
+      await a.container.vip.points.scheduleCost({ feature: 'article_quick', point: before + 3 });
+      const t0 = Date.now();
+      while ((await b.container.vip.points.costOf('article_quick')) !== before + 3) {
+        expect(Date.now() - t0).toBeLessThan(100);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // And a feature priced for the first time (the admin CLI's points:cost) is known on B at once.
+      await expect(b.container.vip.points.costOf('brand_new_feature')).rejects.toThrow('unknown paid feature');
+      await a.container.vip.points.setCost('brand_new_feature', '新功能', 4);
+      const t1 = Date.now();
+      while ((await b.container.vip.points.costOf('brand_new_feature').catch(() => null)) !== 4) {
+        expect(Date.now() - t1).toBeLessThan(100);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      await pair.close();
+    }
+  }, 60_000);
 });

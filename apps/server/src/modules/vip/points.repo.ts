@@ -124,19 +124,26 @@ export class PointsRepo {
     return base.map((b) => ({ feature: b.feature, ...(latest.get(b.feature) ?? { name: b.name, point: b.point }) }));
   }
 
-  /** One round trip: the latest started change, else the dictionary's price (a change only prices a feature it has). */
-  async costOf(feature: string, now: Date): Promise<number | undefined> {
+  /** A feature's price at `now` and when its next scheduled change starts, in one read; undefined for an unknown feature. */
+  async costNow(feature: string, now: Date): Promise<{ point: number; nextChangeAt: Date | null } | undefined> {
     const change = this.db
       .select({ point: pointCostChanges.point })
       .from(pointCostChanges)
       .where(and(eq(pointCostChanges.feature, feature), lte(pointCostChanges.effectiveAt, now)))
       .orderBy(desc(pointCostChanges.effectiveAt), desc(pointCostChanges.id))
       .limit(1);
+    const next = this.db
+      .select({ at: sql`min(${pointCostChanges.effectiveAt})` })
+      .from(pointCostChanges)
+      .where(and(eq(pointCostChanges.feature, feature), gt(pointCostChanges.effectiveAt, now)));
     const [row] = await this.db
-      .select({ point: sql<number>`coalesce((${change}), ${pointCosts.point})`.mapWith(Number) })
+      .select({
+        point: sql<number>`coalesce((${change}), ${pointCosts.point})`.mapWith(Number),
+        nextChangeAt: sql<Date | null>`(${next})`.mapWith((v: string | Date | null) => (v === null ? null : new Date(v))),
+      })
       .from(pointCosts)
       .where(eq(pointCosts.feature, feature));
-    return row?.point;
+    return row;
   }
 
   /** Changes not started yet at `now`, soonest first (the console lists them to withdraw). */

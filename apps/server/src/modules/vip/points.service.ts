@@ -2,7 +2,22 @@ import { ErrorCode, type LedgerEntry } from '@inkstone/shared';
 import type { DbOrTx } from '../../db/client.js';
 import { appError } from '../../http/errors.js';
 import type { Clock } from '../../clock.js';
+import type { InvalidationBus } from '../../cache/bus.js';
+import { InvalidatingCache } from '../../cache/invalidating-cache.js';
 import type { LedgerRow, PointsRepo } from './points.repo.js';
+
+const COSTS_TOPIC = 'point-costs';
+/**
+ * How long a price read may be used at most. Console changes reach every process at once over the cache bus; this bounds
+ * a change the bus never heard of (the admin CLI run against a database the server uses without Redis).
+ */
+const COST_TTL_MS = 30_000;
+
+/** A feature's price as read at one moment, and when the next scheduled change of it starts (ms since the epoch). */
+interface CachedCost {
+  point: number | null;
+  until: number | null;
+}
 
 export interface PointsResult {
   ledgerId: number;
@@ -44,10 +59,16 @@ const toResult = (row: LedgerRow, duplicate: boolean): PointsResult => ({ ledger
  * retry, replay or concurrent duplicate changes nothing.
  */
 export class PointsService {
+  /** Prices by feature: read on every paid create, changed a few times a year. */
+  private readonly costCache: InvalidatingCache<string, CachedCost> | null;
+
   constructor(
     private readonly repo: PointsRepo,
     private readonly clock: Clock,
-  ) {}
+    bus?: InvalidationBus,
+  ) {
+    this.costCache = bus ? new InvalidatingCache(bus, COSTS_TOPIC, { max: 500, ttlMs: COST_TTL_MS, parse: (m) => m }) : null;
+  }
 
   /** The repo on the caller's transaction when one is given, else on the database. */
   private on(db: DbOrTx | undefined): PointsRepo {
@@ -189,9 +210,24 @@ export class PointsService {
 
   /** The price of a feature from the dictionary; paid features call this then charge(). */
   async costOf(feature: string): Promise<number> {
-    const point = await this.repo.costOf(feature, this.clock.now());
-    if (point === undefined) throw new Error(`unknown paid feature ${feature}`);
-    return point;
+    const now = this.clock.now();
+    const load = async (): Promise<CachedCost> => {
+      const c = await this.repo.costNow(feature, now);
+      return { point: c?.point ?? null, until: c?.nextChangeAt?.getTime() ?? null };
+    };
+    let cost = this.costCache ? await this.costCache.get(feature, load) : await load();
+    // A scheduled change has started since the price was read: read it again (the clock moved, not the data).
+    if (cost.until !== null && now.getTime() >= cost.until) {
+      this.costCache?.invalidateAllLocal();
+      cost = this.costCache ? await this.costCache.get(feature, load) : await load();
+    }
+    if (cost.point === null) throw new Error(`unknown paid feature ${feature}`);
+    return cost.point;
+  }
+
+  /** Prices changed (a new feature, a scheduled change, one withdrawn): every process reads them again. After the commit. */
+  costsChanged(): void {
+    this.costCache?.invalidateAll();
   }
 
   async setCost(feature: string, name: string | undefined, point: number) {
@@ -200,7 +236,10 @@ export class PointsService {
     // behind any change that has started.
     const known = (await this.repo.costs(this.clock.now())).some((c) => c.feature === feature);
     if (known) await this.scheduleCost({ feature, name, point });
-    else await this.repo.upsertCost(feature, name, point);
+    else {
+      await this.repo.upsertCost(feature, name, point);
+      this.costsChanged();
+    }
     return this.costs();
   }
 
@@ -213,17 +252,25 @@ export class PointsService {
    * Schedules a new price for a feature of the dictionary from `effectiveAt` (now when absent). Charges made before
    * then keep the old price; the dictionary the web reads changes at that moment.
    */
+  /** Inside the caller's transaction (`tx`) the caller calls `costsChanged()` once it has committed. */
   async scheduleCost(input: { feature: string; name?: string; point: number; effectiveAt?: Date }, tx?: DbOrTx) {
     const now = this.clock.now();
     const repo = this.on(tx);
     const current = (await repo.costs(now)).find((c) => c.feature === input.feature);
     if (!current) throw appError(ErrorCode.NOT_FOUND, `积分字典中没有功能 ${input.feature}`);
     const effectiveAt = input.effectiveAt ?? now;
-    return repo.scheduleCost({ feature: input.feature, name: input.name ?? current.name, point: input.point, effectiveAt: effectiveAt < now ? now : effectiveAt });
+    const row = await repo.scheduleCost({ feature: input.feature, name: input.name ?? current.name, point: input.point, effectiveAt: effectiveAt < now ? now : effectiveAt });
+    if (!tx) this.costsChanged();
+    return row;
   }
 
-  /** Withdraws a scheduled change before it starts; undefined when there is no such pending change. */
+  /**
+   * Withdraws a scheduled change before it starts; undefined when there is no such pending change. Inside the caller's
+   * transaction (`tx`) the caller calls `costsChanged()` once it has committed.
+   */
   async withdrawCostChange(id: number, tx?: DbOrTx) {
-    return this.on(tx).withdrawCostChange(id, this.clock.now());
+    const row = await this.on(tx).withdrawCostChange(id, this.clock.now());
+    if (!tx && row) this.costsChanged();
+    return row;
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { InvalidationBus } from '../../cache/bus.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -32,13 +33,15 @@ export interface VipModuleDeps {
   publicUrl: string;
   payments: PaymentGateways;
   users: UserService;
+  /** Price changes reach every process's cached prices through it. */
+  cacheBus?: InvalidationBus;
   /** Runs inside the settling transaction (the payment-success notice). */
   onPaid: (order: OrderRow, tx: DbOrTx) => Promise<void>;
 }
 
 /** Points, the shop (plans, bundles, orders, payment), VIP state, redeem codes and rewards. */
 export function createVip(config: Config, d: VipModuleDeps) {
-  const points = new PointsService(new PointsRepo(d.db), d.clock);
+  const points = new PointsService(new PointsRepo(d.db), d.clock, d.cacheBus);
   const catalogue = new CatalogueService(new CatalogueRepo(d.db));
   const vip = new VipService(new VipRepo(d.db), d.users, d.clock);
   const orders = new OrderService(new OrderRepo(d.db), d.payments, catalogue, points, vip, d.clock, d.log, {

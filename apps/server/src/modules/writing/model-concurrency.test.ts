@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEventBatch } from '../../http/event-stream.js';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TaskInfo } from '@inkstone/shared';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { TOKEN_NAME, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
-import { users } from '../../db/schema/index.js';
+import { users, writingTasks } from '../../db/schema/index.js';
+import { eq } from 'drizzle-orm';
 import { TaskSignals, TaskSink } from './task-sink.js';
 import { TaskWriter } from './task-writer.js';
 
@@ -96,6 +97,117 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     });
   };
 
+  const create = (app: TestApp, as: string, ip: string) =>
+    app.call<{ taskId: string }>('POST', '/mp/task/create', {
+      token: as,
+      ip,
+      body: { createType: 'article', writeType: 'quick', content: '写一段关于城市骑行的话', modelConfigType: 'wide' },
+    });
+  const statusOf = async (app: TestApp, id: string) => (await app.container.db.select().from(writingTasks).where(eq(writingTasks.id, id)))[0]!;
+  const finished = async (app: TestApp, as: string, id: string) => {
+    for (let i = 0; i < 600; i++) {
+      const info = (await app.call<TaskInfo>('GET', '/mp/task/info', { token: as, query: { taskId: id } })).data;
+      if (info.status === 'succeeded' || info.status === 'failed') return info;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('task did not finish');
+  };
+
+  it('a task this process runs at once is stored already claimed (run 1) by its create: no claim statement before the model call', async () => {
+    const claim = vi.spyOn(t.container.writing.repo, 'claim');
+    try {
+      const created = await create(t, token, '10.78.0.1');
+      expect(created.code).toBe(0);
+      // Straight after the create answers, before its model call could have returned anything.
+      expect(await statusOf(t, created.data.taskId)).toMatchObject({ status: 'running', runs: 1 });
+      expect((await finished(t, token, created.data.taskId)).status).toBe('succeeded');
+      expect(claim).not.toHaveBeenCalled();
+    } finally {
+      claim.mockRestore();
+    }
+  });
+
+  it('a run of a task this process did not just hand over (a failed job retried) claims it like any other', async () => {
+    const id = randomUUID();
+    await storedTask(id, 'running');
+    const asked = standin.received.length;
+    // Not handed over by a create here; the database says running with a fresh heartbeat (someone runs it).
+    await t.container.writing.tasks.run(id);
+    expect(standin.received.length).toBe(asked);
+    expect(await statusOf(t, id)).toMatchObject({ status: 'running', runs: 1 });
+    // Not left for the recovery sweep to restart in 10 s, in the middle of another test's count of open streams.
+    await t.container.db.update(writingTasks).set({ status: 'failed' }).where(eq(writingTasks.id, id));
+  });
+
+  it('with every writing slot of this process taken, a new task is stored queued and claimed when a slot frees', async () => {
+    const one = await startTestApp({
+      db: dbKind,
+      env: {
+        LLM_MODELS: JSON.stringify([{ id: 'wide', label: '模拟模型', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'standin-chat' }]),
+        RATE_LIMIT_PER_MINUTE: '100000',
+        WRITING_CONCURRENCY: '1',
+      },
+    });
+    try {
+      const user = await loginByPhone(one);
+      await one.container.services.points.grant(user.user.id, 1000, { reason: 'test', idempotencyKey: `test:${user.user.id}` });
+      const claim = vi.spyOn(one.container.writing.repo, 'claim');
+      const first = await create(one, user.tokenValue, '10.79.0.1');
+      const second = await create(one, user.tokenValue, '10.79.0.2');
+      expect(await statusOf(one, first.data.taskId)).toMatchObject({ status: 'running', runs: 1 });
+      // The slot is the first task's for ~0.6 s: the second waits queued, not "running" without a run.
+      expect(await statusOf(one, second.data.taskId)).toMatchObject({ status: 'queued', runs: 0 });
+      expect((await finished(one, user.tokenValue, second.data.taskId)).status).toBe('succeeded');
+      expect((await finished(one, user.tokenValue, first.data.taskId)).status).toBe('succeeded');
+      expect(claim.mock.calls.map((c) => c[0])).toEqual([second.data.taskId]);
+    } finally {
+      await one.close();
+    }
+  }, 60_000);
+
+  it("a task's last events (done) reach streams in this process as a batch that follows what they sent: no read back", async () => {
+    const signals = t.container.writing.signals;
+    const seen: Array<StoredEventBatch | undefined> = [];
+    const listen = (batch?: StoredEventBatch) => seen.push(batch);
+    const created = await create(t, token, '10.78.1.1');
+    const id = created.data.taskId;
+    signals.on(id, listen);
+    try {
+      expect((await finished(t, token, id)).status).toBe('succeeded');
+    } finally {
+      signals.off(id, listen);
+    }
+    const stored = await t.container.writing.repo.eventsAfter(id, 0);
+    const last = seen.at(-1);
+    expect(last?.events.at(-1)).toMatchObject({ type: 'done' });
+    // It continues exactly the event before it, so a stream that sent that one sends these from memory.
+    const firstOfLast = stored.findIndex((e) => e.id === last!.events[0]!.id);
+    expect(last!.after).toBe(stored[firstOfLast - 1]!.id);
+    expect(last!.events).toEqual(stored.slice(firstOfLast).map((e) => ({ id: e.id, type: e.type, data: e.data })));
+  });
+
+  it('a stream waiting for its first text: woken by this process on the embedded database, polling the database otherwise', async () => {
+    const reads = vi.spyOn(t.container.writing.repo, 'eventsAfter');
+    // The model takes ~1.2 s before its first text (two chunks 600 ms apart).
+    standin.script.push({ kind: 'reply', reply: { content: '慢一点的回答。', chunkChars: 20, delayMs: 600 } });
+    try {
+      const created = await create(t, token, '10.78.2.1');
+      const ctrl = new AbortController();
+      const res = await fetch(`${t.url}/api/mp/task/stream/${created.data.taskId}`, { headers: { [TOKEN_NAME]: token }, signal: ctrl.signal });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('event: delta')) text += new TextDecoder().decode((await reader.read()).value);
+      ctrl.abort();
+      // Every event of the task was written here and handed to the stream: no read back while it waited...
+      if (dbKind === 'pglite') expect(reads).not.toHaveBeenCalled();
+      // ...whereas on PostgreSQL another process may be running it: the stream reads every 250 ms.
+      else expect(reads.mock.calls.length).toBeGreaterThanOrEqual(3);
+      await finished(t, token, created.data.taskId);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('runs a batch of tasks on one model all at once (no fixed pool of four)', async () => {
     expect(await batch(12, 'wide')).toBeGreaterThanOrEqual(9);
   }, 60_000);
@@ -125,7 +237,8 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await sink.flush();
   });
 
-  it('the first text does not wait out the gathering of the write before it (the progress event before the model call): both go in one statement', async () => {
+  /** A sink on a stored running task whose writer counts its statements and gathers writes for `gatherMs`. */
+  const countingSink = async (gatherMs: number) => {
     const repo = t.container.writing.repo;
     const id = randomUUID();
     const task = await storedTask(id, 'running');
@@ -134,8 +247,13 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     const counting = Object.assign(Object.create(repo) as typeof repo, {
       writeRunning: (...a: Parameters<typeof writeRunning>) => (statements++, writeRunning(...a)),
     });
+    const sink = new TaskSink(new TaskWriter(counting, new TaskSignals(), t.container.clock, gatherMs), id, task.runs);
+    return { repo, id, sink, statements: () => statements };
+  };
+
+  it('the first text does not wait out the gathering of the write before it (the progress event before the model call): both go in one statement', async () => {
     // Writes that are not urgent wait for company: here as good as forever.
-    const sink = new TaskSink(new TaskWriter(counting, new TaskSignals(), t.container.clock, 60_000), id, task.runs);
+    const { repo, id, sink, statements } = await countingSink(60_000);
     sink.progress('writing', '正在写作', 10);
     // The progress event is handed to the writer on the leading edge, where it waits for company...
     await new Promise((r) => setTimeout(r, 30));
@@ -147,8 +265,29 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
       ['progress', 'writing'],
       ['delta', '第一句'],
     ]);
-    expect(statements).toBe(1);
+    expect(statements()).toBe(1);
     expect(await repo.task(id)).toMatchObject({ text: '第一句' });
+  }, 10_000);
+
+  it('writes before the first text wait longer for it (4 x the gathering): a model answering within that carries them', async () => {
+    // Gathering 50 ms: a progress event before the text waits up to 200 ms.
+    const { repo, id, sink, statements } = await countingSink(50);
+    sink.progress('writing', '正在写作', 10);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(statements()).toBe(0);
+    sink.delta('第一句');
+    await sink.settled();
+    expect(statements()).toBe(1);
+    expect((await repo.eventsAfter(id, 0)).map((e) => e.type)).toEqual(['progress', 'delta']);
+    // Once the text has started, writes wait the usual 50 ms.
+    sink.delta('第二句');
+    await sink.flush();
+    const t0 = Date.now();
+    sink.progress('review', '正在检查', 90);
+    await new Promise((r) => setTimeout(r, 0));
+    await sink.flush();
+    expect(Date.now() - t0).toBeLessThan(190);
+    expect(statements()).toBe(3);
   }, 10_000);
 
   it('stores a new task and its first events together (one statement): in order, or nothing at all', async () => {

@@ -54,6 +54,8 @@ export class TaskSink implements Sink {
   /** Whether the first text (or reasoning) has been handed to flush: it is written at once, not with the next batch. */
   private textStarted = false;
   private readonly abort = new AbortController();
+  /** The task's last event id as of this run's last stored write (null before the first): what its final events follow. */
+  lastEventId: number | null = null;
 
   constructor(
     private readonly writer: TaskWriter,
@@ -124,11 +126,12 @@ export class TaskSink implements Sink {
     const batch = this.pending;
     this.pending = [];
     this.pendingChars = 0;
-    const write = { taskId: this.taskId, run: this.run, text: this.text, title: this.titleText, events: batch };
+    const write = { taskId: this.taskId, run: this.run, text: this.text, title: this.titleText, events: batch, stored: (id: number) => (this.lastEventId = id) };
     // Urgent (the first text): when every earlier write of this task is already with the writer (the progress event
     // before the model call, gathering), this one joins it now: the writer keeps a task's writes in the order handed
     // over, and both go in one statement instead of the text waiting out the gathering and a statement of its own.
     const submitted = urgent && this.unsubmitted === 0 && !this.failure ? this.writer.write(write, true) : null;
+    const beforeText = !this.textStarted;
     // Awaited below, in turn; a failure before then is not an unhandled rejection.
     submitted?.catch(() => undefined);
     if (urgent && !submitted) this.writer.hurry();
@@ -137,7 +140,7 @@ export class TaskSink implements Sink {
       if (!submitted) this.unsubmitted -= 1;
       if (this.failure) return;
       try {
-        const mine = await (submitted ?? this.writer.write(write, urgent));
+        const mine = await (submitted ?? this.writer.write(write, urgent, beforeText));
         if (!mine) throw new TaskLostError(`task ${this.taskId} is no longer running here`);
       } catch (err) {
         this.failure = err;

@@ -10,6 +10,8 @@ export interface TaskWrite {
   text: string;
   title: string;
   events: Array<{ type: string; data: Record<string, unknown> }>;
+  /** Told the task's last event id once this write is stored (its own last event's, else the one before it). */
+  stored?: (lastEventId: number) => void;
 }
 
 interface Waiting {
@@ -27,6 +29,11 @@ const MAX_BATCH = 500;
  * 150 ms each were ~1,300 commits a second; gathered, they are at most 1000 / GATHER_MS.
  */
 const GATHER_MS = 50;
+/**
+ * How much longer a task's writes before its first text wait (progress before the model call): the first text usually
+ * comes within it and takes them along, one statement instead of two, and the first text never waits behind them.
+ */
+const BEFORE_TEXT_FACTOR = 4;
 
 /**
  * Group commit for running tasks' streams. An urgent write (a task's first text) goes out at once when none is under
@@ -38,6 +45,8 @@ export class TaskWriter {
   private queue: Waiting[] = [];
   private running = false;
   private gather: NodeJS.Timeout | null = null;
+  /** When the gather timer fires (ms since the epoch); Infinity with no timer. */
+  private gatherAt = Infinity;
 
   constructor(
     private readonly repo: WritingRepo,
@@ -46,17 +55,29 @@ export class TaskWriter {
     private readonly gatherMs = GATHER_MS,
   ) {}
 
-  /** `urgent`: go out now (with whatever waits). Resolves true when stored, false when the task is no longer running under this run (nothing was stored for it). */
-  write(write: TaskWrite, urgent = false): Promise<boolean> {
+  /**
+   * `urgent`: go out now (with whatever waits); `beforeText`: a write of a task whose text has not started, which may
+   * wait longer for it. Resolves true when stored, false when the task is no longer running under this run (nothing was
+   * stored for it).
+   */
+  write(write: TaskWrite, urgent = false, beforeText = false): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
       this.queue.push({ write, settle, fail });
       if (urgent) this.kick();
-      else
-        this.gather ??= setTimeout(() => {
-          this.gather = null;
-          this.kick();
-        }, this.gatherMs);
+      else this.gatherBy(Date.now() + this.gatherMs * (beforeText ? BEFORE_TEXT_FACTOR : 1));
     });
+  }
+
+  /** Sends what waits no later than `at` (an earlier deadline already set stands). */
+  private gatherBy(at: number) {
+    if (at >= this.gatherAt) return;
+    if (this.gather) clearTimeout(this.gather);
+    this.gatherAt = at;
+    this.gather = setTimeout(() => {
+      this.gather = null;
+      this.gatherAt = Infinity;
+      this.kick();
+    }, at - Date.now());
   }
 
   /**
@@ -70,6 +91,7 @@ export class TaskWriter {
   private kick() {
     if (this.gather) clearTimeout(this.gather);
     this.gather = null;
+    this.gatherAt = Infinity;
     if (!this.running) void this.drain();
   }
 
@@ -108,6 +130,7 @@ export class TaskWriter {
         this.signals.notify(w.write.taskId, ids.length === events.length ? { after: got.after, events } : undefined);
         got.after = ids[ids.length - 1] ?? got.after;
       }
+      if (got) w.write.stored?.(got.after);
       w.settle(got !== undefined);
     }
   }

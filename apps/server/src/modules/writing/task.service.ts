@@ -26,7 +26,8 @@ import { runAbility, writeArticle, type PersonaInfo, type Sink } from './pipelin
 import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
 import { TaskWriter } from './task-writer.js';
 import { readTaskInput, type ArticleTaskInput, type TaskInputOf, type TaskKind } from './task-input.js';
-import type { TaskRow, WritingRepo } from './writing.repo.js';
+import type { StoredTaskEvent, TaskRow, WritingRepo } from './writing.repo.js';
+import type { StoredEventBatch } from '../../http/event-stream.js';
 
 /**
  * What writing needs from the points ledger (modules/vip PointsService meets it): charges and refunds keyed
@@ -93,6 +94,32 @@ export interface GraphicTaskPort {
   finish(tx: DbOrTx, task: TaskRow, now: Date): Promise<number>;
   /** In the failing transaction: refunds what the run charged besides the task itself (AI pictures). */
   failed(tx: DbOrTx, task: TaskRow): Promise<void>;
+}
+
+/**
+ * A run's last events as a batch streams in this process can send without reading them back: only when the run knows the
+ * task's last event id before them (it stored a write; a stream that has sent up to there takes the batch).
+ */
+function finalBatch(sink: TaskSink, events: StoredTaskEvent[]): StoredEventBatch | undefined {
+  return sink.lastEventId === null ? undefined : { after: sink.lastEventId, events };
+}
+
+/** A task row as inserted claimed (run 1): the columns the insert left to their defaults, filled in as the database does. */
+function claimedRow(row: Pick<TaskRow, 'id' | 'userId' | 'kind' | 'mode' | 'modelId' | 'pointsFeature' | 'pointsCharged' | 'createdAt'> & { input: object }, now: Date): TaskRow {
+  return {
+    ...row,
+    input: row.input as TaskRow['input'],
+    status: 'running',
+    title: '',
+    text: '',
+    runs: 1,
+    errorCode: null,
+    errorMsg: null,
+    usage: null,
+    draftId: null,
+    heartbeatAt: now,
+    finishedAt: null,
+  };
 }
 
 const articleFeature = (writeType: string) => (writeType === 'deep' ? 'article_deep' : 'article_quick');
@@ -169,8 +196,23 @@ export class WritingTaskService {
     if (!(await this.search.available())) throw appError(ErrorCode.SEARCH_NOT_CONFIGURED, '联网搜索已暂停，请关闭联网搜索后重试');
   }
 
+  /** Set by register(): this process runs tasks, at most this many at once. */
+  private concurrency = 0;
+  /** Tasks inserted claimed by their create whose run has not started yet, with their rows (see run). */
+  private readonly handedOver = new Map<string, TaskRow>();
+
   register(concurrency: number) {
+    this.concurrency = concurrency;
     this.jobs.register<{ taskId: string }>(WRITING_JOB, (p) => this.run(p.taskId), { concurrency });
+  }
+
+  /**
+   * Whether a new task can be inserted already claimed by this process and handed straight to its own queue: the queue
+   * is this process's (in-process: its job runs here, where the row is kept) and has a free slot, so the run starts at once
+   * instead of a claim statement and a queue hop between the create and the model call.
+   */
+  private canRunAtOnce(): boolean {
+    return this.jobs.kind === 'in-process' && this.concurrency > 0 && !this.stopping && this.active.size < this.concurrency;
   }
 
   /** 933 carries the words and where they were found, for the sensitive-content modal. */
@@ -269,7 +311,21 @@ export class WritingTaskService {
           throw appError(ErrorCode.SERVER_ERROR);
         });
     const taskId = randomUUID();
-    const row = { id: taskId, userId, kind, mode, input, modelId, pointsFeature: feature, pointsCharged: cost, createdAt: this.clock.now() };
+    const now = this.clock.now();
+    // Claimed in the insert itself (run 1, heartbeat now) when this process will run it at once; queued otherwise.
+    const claimed = this.canRunAtOnce();
+    const row = {
+      id: taskId,
+      userId,
+      kind,
+      mode,
+      input,
+      modelId,
+      pointsFeature: feature,
+      pointsCharged: cost,
+      createdAt: now,
+      ...(claimed ? { status: 'running' as const, runs: 1, heartbeatAt: now } : {}),
+    };
     const queued = [{ type: 'progress', data: { stage: 'queued', message: '已进入写作队列', percent: 0 } }];
     if (cost === 0) await this.repo.insertTaskWithEvents(row, queued);
     else
@@ -278,16 +334,26 @@ export class WritingTaskService {
         await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
         await this.repo.appendEvents(tx, taskId, queued);
       });
+    if (claimed) this.handedOver.set(taskId, claimedRow(row, now));
     await this.jobs.enqueue(WRITING_JOB, { taskId }, { jobId: taskId });
     return { taskId };
   }
 
-  /** The job: claims the task, streams into the events table, then finishes (draft) or fails (refund). */
+  /**
+   * The job: claims the task (unless its create in this process already did), streams into the events table, then
+   * finishes (draft) or fails (refund).
+   */
   async run(taskId: string): Promise<void> {
-    // Shutting down: leave it queued for the next start (or another worker) instead of starting what must stop.
+    // Shutting down: leave it for the next start (or another worker) instead of starting what must stop. A task
+    // claimed by its create is then left running with a heartbeat that goes stale: recovery restarts it like any
+    // task whose process stopped.
+    // The create's own claim is used once, by the first run of its job; a later run (a failed job retried from the
+    // console) claims like any other, so a run never starts on a row it did not just take.
+    const own = this.handedOver.get(taskId);
+    this.handedOver.delete(taskId);
     if (this.stopping || this.active.has(taskId)) return;
     const now = this.clock.now();
-    const task = await this.repo.claim(taskId, now, new Date(now.getTime() - STALE_MS));
+    const task = own ?? (await this.repo.claim(taskId, now, new Date(now.getTime() - STALE_MS)));
     if (!task) return;
     if (task.runs > MAX_RUNS) {
       await this.fail(task.id, ErrorCode.TASK_INTERRUPTED, errorMessages[ErrorCode.TASK_INTERRUPTED]!);
@@ -421,7 +487,7 @@ export class WritingTaskService {
     const title = titleOf(markdown, sink.titleText);
     const now = this.clock.now();
     let draftId: number | null = null;
-    await this.repo.db.transaction(async (tx) => {
+    const final = await this.repo.db.transaction(async (tx) => {
       if (task.kind === 'article') {
         const draft = await this.drafts.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
         draftId = draft.id;
@@ -430,9 +496,9 @@ export class WritingTaskService {
       }
       const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now }, task.runs);
       if (!ok) throw new TaskLostError(`task ${task.id} finished elsewhere`);
-      await this.repo.appendEvents(tx, task.id, [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : []), { type: 'done', data: { draftId, title } }]);
+      return this.repo.appendEvents(tx, task.id, [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : []), { type: 'done', data: { draftId, title } }]);
     });
-    this.signals.notify(task.id);
+    this.signals.notify(task.id, finalBatch(sink, final));
   }
 
   /**
@@ -454,14 +520,13 @@ export class WritingTaskService {
         },
         sink?.run,
       );
-      if (!row) return false;
+      if (!row) return false as const;
       if (row.kind === 'graphic' && this.graphic) await this.graphic.failed(tx, row);
       if (row.pointsCharged > 0) await this.points.refund(row.userId, `task:${taskId}`, { reason: `refund:${row.pointsFeature}` }, tx);
-      await this.repo.appendEvents(tx, taskId, [...pending, { type: 'error', data: { code, msg, refunded: row.pointsCharged } }]);
-      return true;
+      return this.repo.appendEvents(tx, taskId, [...pending, { type: 'error', data: { code, msg, refunded: row.pointsCharged } }]);
     });
-    if (failed) this.signals.notify(taskId);
-    return failed;
+    if (failed) this.signals.notify(taskId, sink ? finalBatch(sink, failed) : undefined);
+    return failed !== false;
   }
 
   /**
@@ -493,6 +558,13 @@ export class WritingTaskService {
     const task = await this.repo.task(taskId);
     if (!task || task.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '任务不存在');
     return task;
+  }
+
+  /** A stream's first read: the task's events after `afterId`, NOT_FOUND when the task is not the user's (one query). */
+  async ownEventsAfter(userId: number, taskId: string, afterId: number, limit: number) {
+    const events = await this.repo.ownedEventsAfter(taskId, userId, afterId, limit);
+    if (!events) throw appError(ErrorCode.NOT_FOUND, '任务不存在');
+    return events;
   }
 
   async info(userId: number, taskId: string): Promise<TaskInfo> {

@@ -44,6 +44,11 @@ export interface WritingModuleDeps {
 /** The worker's sweep for tasks whose worker died (heartbeat older than STALE_MS, see task.service.ts). */
 export const RECOVERY_JOB = 'writing.recover';
 const SWEEP_MS = 5_000;
+/**
+ * How often a task's stream reads the database unwoken on an embedded database. 200 streams waiting for their first text
+ * at the 250 ms meant for several processes were 800 reads a second competing with the writes they wait for.
+ */
+const EXCLUSIVE_STREAM_POLL_MS = 5_000;
 
 /** AI writing: models, search, the home page's settings, tasks and their event streams. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
@@ -61,6 +66,9 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   }
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const tickets = new StreamTicketService(new StreamTicketRepo(d.db), d.clock);
+  // Every event of a task is written by this process when the database is its alone, and each write wakes the streams
+  // reading it: their poll is only a safety net then. Elsewhere a stream polls to follow a task another process runs.
+  const streamPollMs = exclusive ? Math.max(config.WRITING_STREAM_POLL_MS, EXCLUSIVE_STREAM_POLL_MS) : config.WRITING_STREAM_POLL_MS;
   const sandboxes = [config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)', !search.enabled && 'search (none: online search not configured)'].filter(
     Boolean,
   ) as string[];
@@ -72,6 +80,7 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
     tasks,
     writing,
     tickets,
+    streamPollMs,
     sandboxes,
     /** Graceful shutdown: running tasks are put back in the queue, then open event streams end (clients reconnect). */
     async shutdown() {
@@ -84,8 +93,8 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
 export type WritingModule = ReturnType<typeof createWriting>;
 
 /** Routes under /api. */
-export async function registerWriting(api: FastifyInstance, w: WritingModule, sessions: SessionService, config: Config) {
-  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, sessions, tickets: w.tickets, repo: w.repo, signals: w.signals, pollMs: config.WRITING_STREAM_POLL_MS }));
+export async function registerWriting(api: FastifyInstance, w: WritingModule, sessions: SessionService) {
+  await api.register(writingRoutes({ writing: w.writing, tasks: w.tasks, sessions, tickets: w.tickets, repo: w.repo, signals: w.signals, pollMs: w.streamPollMs }));
 }
 
 /** Worker role: re-enqueue unfinished tasks at start-up (the periodic sweep is RECOVERY_JOB); checkpoint them on close. */

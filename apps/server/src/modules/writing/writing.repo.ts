@@ -4,6 +4,11 @@ import { homeInputs, writingTaskEvents, writingTasks } from '../../db/schema/ind
 
 export type TaskRow = typeof writingTasks.$inferSelect;
 export type TaskEventRow = typeof writingTaskEvents.$inferSelect;
+export interface StoredTaskEvent {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+}
 
 const OPEN = ['queued', 'running'] as const;
 
@@ -134,15 +139,24 @@ export class WritingRepo {
     return rows.length;
   }
 
-  async openTasks(): Promise<TaskRow[]> {
+  /** What the recovery sweep (every few seconds) needs of each unfinished task: not its input or text so far. */
+  async openTasks(): Promise<Array<Pick<TaskRow, 'id' | 'status' | 'runs' | 'heartbeatAt'>>> {
     return this.db
-      .select()
+      .select({ id: writingTasks.id, status: writingTasks.status, runs: writingTasks.runs, heartbeatAt: writingTasks.heartbeatAt })
       .from(writingTasks)
       .where(inArray(writingTasks.status, [...OPEN]));
   }
 
-  async appendEvents(tx: DbOrTx, taskId: string, events: Array<{ type: string; data: Record<string, unknown> }>): Promise<void> {
-    if (events.length) await tx.insert(writingTaskEvents).values(events.map((e) => ({ taskId, type: e.type, data: e.data })));
+  /** Returns the events as stored (with their ids, in the order given). */
+  async appendEvents(tx: DbOrTx, taskId: string, events: Array<{ type: string; data: Record<string, unknown> }>): Promise<StoredTaskEvent[]> {
+    if (!events.length) return [];
+    const rows = await tx
+      .insert(writingTaskEvents)
+      .values(events.map((e) => ({ taskId, type: e.type, data: e.data })))
+      .returning({ id: writingTaskEvents.id });
+    // One statement takes its ids from the sequence row by row, in the order of its VALUES.
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    return events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data }));
   }
 
   async eventsAfter(taskId: string, afterId: number, limit = 500): Promise<TaskEventRow[]> {
@@ -152,6 +166,25 @@ export class WritingRepo {
       .where(and(eq(writingTaskEvents.taskId, taskId), gt(writingTaskEvents.id, afterId)))
       .orderBy(asc(writingTaskEvents.id))
       .limit(limit);
+  }
+
+  /**
+   * The events after `afterId` of a task of `userId`'s, in one query with the check that the task is theirs: undefined
+   * when it is not (or does not exist). What a stream reads before its first bytes.
+   */
+  async ownedEventsAfter(taskId: string, userId: number, afterId: number, limit: number): Promise<TaskEventRow[] | undefined> {
+    const result = (await this.db.execute(sql`
+      select e.id, e.task_id, e.type, e.data, e.created_at from ${writingTasks} t
+      left join lateral (
+        select ev.id, ev.task_id, ev.type, ev.data, ev.created_at from ${writingTaskEvents} ev
+        where ev.task_id = t.id and ev.id > ${afterId} order by ev.id limit ${limit}
+      ) e on true
+      where t.id = ${taskId} and t.user_id = ${userId}`)) as unknown as {
+      rows: Array<{ id: string | number | null; task_id: string; type: string; data: Record<string, unknown>; created_at: string | Date }>;
+    };
+    if (!result.rows.length) return undefined;
+    // No event after afterId: the join's one row of nulls.
+    return result.rows.filter((r) => r.id !== null).map((r) => ({ id: Number(r.id), taskId: r.task_id, type: r.type, data: r.data, createdAt: new Date(r.created_at) }));
   }
 
   // ---- home input ----

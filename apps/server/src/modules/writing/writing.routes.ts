@@ -29,7 +29,7 @@ import {
 import { ok } from '../../http/envelope.js';
 import { tokenOf, userIdOf } from '../../http/auth-guard.js';
 import type { SessionService } from '../auth/session.service.js';
-import { resumeAfter, streamStoredEvents } from '../../http/event-stream.js';
+import { openEventFeed, resumeAfter, streamStoredEvents } from '../../http/event-stream.js';
 import type { StreamTicketService } from './stream-ticket.service.js';
 import type { TaskSignals } from './task-sink.js';
 import type { WritingTaskService } from './task.service.js';
@@ -214,20 +214,20 @@ export function writingRoutes(deps: WritingDeps) {
         // The session token is never accepted in the query string: URLs end up in logs and history.
         const token = tokenOf(req);
         const userId = token || !req.query.ticket ? (await deps.sessions.authenticate(token)).userId : await deps.tickets.redeem(req.query.ticket, req.params.taskId);
-        await tasks.requireTask(userId, req.params.taskId);
         const lastEventId = resumeAfter(req.headers['last-event-id'], req.query.lastEventId);
+        const taskId = req.params.taskId;
+        const read = (after: number, limit: number) => deps.repo.eventsAfter(taskId, after, limit);
+        // The check that the task is the user's is the first read's own condition: one query before the first bytes.
+        const opened = await openEventFeed({
+          id: taskId,
+          lastEventId,
+          read,
+          signals: deps.signals,
+          first: (after, limit) => tasks.ownEventsAfter(userId, taskId, after, limit),
+        });
         reply.hijack();
         // Shutdown: one more read for what the checkpoint wrote, then end.
-        await streamStoredEvents({
-          res: reply.raw,
-          requestId: req.id,
-          id: req.params.taskId,
-          lastEventId,
-          read: (after, limit) => deps.repo.eventsAfter(req.params.taskId, after, limit),
-          signals: deps.signals,
-          shutdown: deps.signals,
-          pollMs: deps.pollMs,
-        });
+        await streamStoredEvents({ res: reply.raw, requestId: req.id, id: taskId, lastEventId, read, signals: deps.signals, shutdown: deps.signals, pollMs: deps.pollMs, opened });
       },
     );
   };

@@ -197,6 +197,10 @@ describeOnDatabases('AI writing on %s', (dbKind) => {
     const other = await loginByPhone(t);
     expect((await t.call('GET', '/mp/task/info', { token: other.tokenValue, query: { taskId } })).code).toBe(ErrorCode.NOT_FOUND);
     expect((await readSse(t, taskId, { token: other.tokenValue })).events).toEqual([]);
+    // Its stream answers with the envelope, not an empty event stream (the check is the first read's own condition).
+    const refused = await fetch(`${t.url}/api/mp/task/stream/${taskId}`, { headers: { [TOKEN_NAME]: other.tokenValue } });
+    expect(refused.headers.get('content-type')).toContain('application/json');
+    expect(await refused.json()).toMatchObject({ code: ErrorCode.NOT_FOUND, msg: '任务不存在' });
   });
 
   it('SSE: a stream ticket as query parameter, and a reconnect resumes after Last-Event-ID', async () => {

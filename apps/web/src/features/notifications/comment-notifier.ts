@@ -19,10 +19,20 @@ export function holdFirstPage(): () => void {
   };
 }
 
+/** How long a notification waits for the app's service worker, registered once the page has loaded. */
+const WORKER_WAIT_MS = 5_000;
+
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return null;
   try {
-    return (await navigator.serviceWorker.getRegistration()) ?? null;
+    // The first unread poll can come before the page's load event registers the worker. Showing a page notification
+    // then would lose the 打开页面 action and, counted as shown, stand for the rest of the session: wait for the worker.
+    const now = await navigator.serviceWorker.getRegistration();
+    if (now) return now;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => (timer = setTimeout(() => r(null), WORKER_WAIT_MS)))]);
+    clearTimeout(timer);
+    return late;
   } catch {
     return null;
   }
