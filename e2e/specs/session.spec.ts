@@ -1,4 +1,14 @@
+import type { Page } from '@playwright/test';
 import { test, expect, apiLogin, openUserMenu, seedSession } from '../support/fixtures.js';
+
+/**
+ * From here on the 15 s polls answer from the test, not the server. After the revocation a poll reaching the server
+ * would be refused first (a 430 on the notice bubble opens the login modal by itself), racing the call under test.
+ */
+async function answerPollsLocally(page: Page) {
+  await page.route('**/api/notice/bubble*', (r) => r.fulfill({ json: { code: 0, msg: 'ok', data: { unreadNoticeNum: 0 } } }));
+  await page.route('**/api/publish/account/list/v3*', (r) => r.fulfill({ json: { code: 0, msg: 'ok', data: { records: [], total: 0, pageNum: 1, pageSize: 200 } } }));
+}
 
 test('401 on a background call logs out quietly: no login modal', async ({ page }) => {
   await seedSession(page, { tokenName: 'inkstone-token', tokenValue: 'garbage-token-that-was-never-issued' });
@@ -21,6 +31,7 @@ test('430 on a normal call opens the login modal; on a background call it does n
   await expect(page.getByTestId('user-area')).toBeVisible();
   // Let the logged-in start-up calls finish first: a background one answered 430 would log out silently.
   await page.waitForLoadState('networkidle');
+  await answerPollsLocally(page);
   // The session is revoked elsewhere (logout from another device).
   const out = await (await request.get('/api/auth/logout', { headers: { [s.tokenName]: s.tokenValue } })).json();
   expect(out.code).toBe(0);
@@ -44,6 +55,7 @@ test('430 on a normal call opens the login modal; on a background call it does n
   await p2.goto('/topic');
   await expect(p2.getByTestId('user-area')).toBeVisible();
   await p2.waitForLoadState('networkidle');
+  await answerPollsLocally(p2);
   await request.get('/api/auth/logout', { headers: { [s2.tokenName]: s2.tokenValue } });
   const isLogin = p2.waitForResponse('**/api/auth/isLogin');
   const report = p2.waitForRequest((r) => r.url().includes('/api/user/event/report') && r.url().includes('event=open-software'));

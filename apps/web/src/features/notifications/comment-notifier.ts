@@ -19,20 +19,23 @@ export function holdFirstPage(): () => void {
   };
 }
 
-/** How long a notification waits for the app's service worker, registered once the page has loaded. */
-const WORKER_WAIT_MS = 5_000;
+/** How long a notification waits for the app's service worker to be active. */
+const WORKER_WAIT_MS = 10_000;
 
-async function registration(): Promise<ServiceWorkerRegistration | null> {
+/**
+ * The app's service worker registration once its worker is active. The page registers the worker on its load event and
+ * the worker activates a moment later; the first unread poll can come before either. A registration whose worker is
+ * still installing refuses showNotification, so it is waited for (bounded) rather than used.
+ */
+async function activeRegistration(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return null;
   try {
-    // The first unread poll can come before the page's load event registers the worker. Showing a page notification
-    // then would lose the 打开页面 action and, counted as shown, stand for the rest of the session: wait for the worker.
     const now = await navigator.serviceWorker.getRegistration();
-    if (now) return now;
+    if (now?.active) return now;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => (timer = setTimeout(() => r(null), WORKER_WAIT_MS)))]);
     clearTimeout(timer);
-    return late;
+    return late?.active ? late : null;
   } catch {
     return null;
   }
@@ -54,7 +57,7 @@ export async function maybeNotifyComments(mentionTotal: number): Promise<void> {
   const { notificationEnanle, donotDisturb, kinds } = useNotificationStore.getState();
   // The user turned comment messages off in 个人设置 > 通知设置.
   if (!kinds.comment) return;
-  const reg = await registration();
+  const reg = await activeRegistration();
   const decision = commentNotificationDecision({
     permission: Notification.permission,
     enabled: notificationEnanle,
@@ -66,19 +69,38 @@ export async function maybeNotifyComments(mentionTotal: number): Promise<void> {
     now: Date.now(),
   });
   if (!decision.show) return;
+  const previous = lastShownTotal;
+  // Counted before the show is awaited, so an overlapping poll does not show the same total twice.
   lastShownTotal = mentionTotal;
   const { title, body } = commentNotificationText(mentionTotal, new Date());
-  if (reg) {
-    // Persistent notifications can carry the "open page" action; the worker routes the click.
+  if (reg && (await showThroughWorker(reg, title, body))) return;
+  // No worker (or it refused): a page notification still tells the creator, without the 打开页面 action.
+  if (!showOnPage(title, body)) lastShownTotal = previous;
+}
+
+/** Persistent notifications can carry the "open page" action; the worker routes the click. */
+async function showThroughWorker(reg: ServiceWorkerRegistration, title: string, body: string): Promise<boolean> {
+  try {
     await reg.showNotification(title, {
       body,
       tag: TAG,
       data: { url: TARGET },
       actions: [{ action: 'open', title: '打开页面' }],
     } as NotificationOptions);
-    return;
+    return true;
+  } catch {
+    return false;
   }
-  const n = new Notification(title, { body, tag: TAG, data: { url: TARGET } });
+}
+
+/** False when the browser allows only worker notifications (new Notification throws there): the next poll tries again. */
+function showOnPage(title: string, body: string): boolean {
+  let n: Notification;
+  try {
+    n = new Notification(title, { body, tag: TAG, data: { url: TARGET } });
+  } catch {
+    return false;
+  }
   pageNotification = n;
   n.onclick = () => {
     window.focus();
@@ -88,6 +110,7 @@ export async function maybeNotifyComments(mentionTotal: number): Promise<void> {
   n.onclose = () => {
     if (pageNotification === n) pageNotification = null;
   };
+  return true;
 }
 
 export function resetCommentNotifier(): void {
