@@ -1,25 +1,34 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Jieba, TfIdf } from '@node-rs/jieba';
+import path from 'node:path';
+import type { Jieba, TfIdf } from '@node-rs/jieba';
 
 const require = createRequire(import.meta.url);
 
-/** The jieba dictionaries (~11 MB), read on first use: requiring `@node-rs/jieba/dict.js` reads both files at once. */
-const dictionaries = () => require('@node-rs/jieba/dict.js') as { dict: Buffer; idf: Buffer };
+/**
+ * One of jieba's dictionaries (dict.txt ~5 MB, idf.txt ~6 MB), read when its user is built and then dropped:
+ * `@node-rs/jieba/dict.js` reads both at once and the module cache keeps them for the life of the process.
+ */
+const dictionary = (file: 'dict.txt' | 'idf.txt') => readFileSync(path.join(path.dirname(require.resolve('@node-rs/jieba/dict.js')), file));
+
+/** The native module itself (~6 MB), loaded with the first segmenter: an idle server has no use for it. */
+const native = () => require('@node-rs/jieba') as typeof import('@node-rs/jieba');
 
 let segmenter: Jieba | null = null;
 let weights: TfIdf | null = null;
 
 /**
  * The one jieba segmenter of the process, built on first use (~100 ms): each instance holds ~38 MB of native memory,
- * and topics, knowledge, tags and the writing helpers used to build their own (issue 11: idle RSS).
+ * and topics, knowledge, tags and the writing helpers used to build their own (issue 11: idle RSS). Unattended work
+ * uses segmenter-apart.ts instead.
  */
 export function jieba(): Jieba {
-  return (segmenter ??= Jieba.withDict(dictionaries().dict));
+  return (segmenter ??= native().Jieba.withDict(dictionary('dict.txt')));
 }
 
 /** The one TF-IDF keyword extractor of the process (~32 MB native), built on first use. */
 export function tfIdf(): TfIdf {
-  return (weights ??= TfIdf.withDict(dictionaries().idf));
+  return (weights ??= native().TfIdf.withDict(dictionary('idf.txt')));
 }
 
 /** Chinese text helpers (jieba segmentation and TF-IDF keywords). */

@@ -26,7 +26,8 @@ import type { PersonaRow } from '../drafts/drafts.repo.js';
 import { z } from 'zod';
 import type { FeedRow, ItemRow, TopicRepo, TrackRow } from './topic.repo.js';
 import { calendarOf } from './topic.calendar.js';
-import { classify, sameStory, storyKeyOf, tokensOf, type TrackRule } from './topic.text.js';
+import { apartSegmenter, type BatchSegmenter } from '../../integrations/llm/segmenter-apart.js';
+import { classify, contentWords, forSegmenting, sameStory, storyKeyOf, type TrackRule } from './topic.text.js';
 
 /** Items last seen longer ago than this leave the hot lists. */
 export const HOT_WINDOW_MS = 48 * 60 * 60_000;
@@ -69,6 +70,20 @@ interface StoryGroup {
   tokens: string[];
   parts: Incoming[];
   row: ItemRow | undefined;
+}
+
+/** A story keeps its stored title and summary; a new one takes its first source's title and first summary. */
+function storyWording(g: StoryGroup): { title: string; summaryText: string } {
+  return {
+    title: g.row?.title ?? g.parts[0]!.item.title,
+    summaryText: g.row?.summary || g.parts.map((p) => p.item.summary).find(Boolean) || '',
+  };
+}
+
+/** What a story is classified by: its title and summary. */
+function storyText(g: StoryGroup): string {
+  const { title, summaryText } = storyWording(g);
+  return `${title} ${summaryText}`;
 }
 
 interface Incoming {
@@ -336,11 +351,17 @@ export class TopicService {
 
     const rules = this.rules(await this.repo.systemTracks());
     const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
-    const groups = await this.groupStories(incoming, recent);
-    summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
     const touched = new Set<number>();
     const unclassified: Array<{ id: number; title: string }> = [];
-    for (const g of groups) touched.add(await this.storeStory(g, now, rules, unclassified, summary));
+    const segmenter = apartSegmenter();
+    try {
+      const groups = await this.groupStories(incoming, recent, segmenter);
+      summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
+      const words = await segmenter.cut(groups.map((g) => forSegmenting(storyText(g))));
+      for (const [i, g] of groups.entries()) touched.add(await this.storeStory(g, now, rules, contentWords(words[i]!), unclassified, summary));
+    } finally {
+      segmenter.close();
+    }
     if (unclassified.length) await this.classifyWithModel(unclassified, rules);
     // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
     const refreshed = new Set(summary.fetched);
@@ -385,12 +406,13 @@ export class TopicService {
   }
 
   /** This refresh's items as stories, each matched to a stored item when one tells the same story. */
-  private async groupStories(incoming: Incoming[], recent: ItemRow[]): Promise<StoryGroup[]> {
+  private async groupStories(incoming: Incoming[], recent: ItemRow[], segmenter: BatchSegmenter): Promise<StoryGroup[]> {
     const groups: StoryGroup[] = [];
-    for (const inc of incoming) {
+    const titleWords = await segmenter.cut(incoming.map((inc) => forSegmenting(inc.item.title)));
+    for (const [i, inc] of incoming.entries()) {
       const key = storyKeyOf(inc.item.title);
       if (!key) continue;
-      const tokens = tokensOf(inc.item.title);
+      const tokens = contentWords(titleWords[i]!);
       let g = groups.find((x) => x.key === key || sameStory(x.tokens, tokens));
       if (!g) {
         g = { key, tokens, parts: [], row: recent.find((r) => r.storyKey === key || sameStory(r.tokens, tokens)) };
@@ -406,22 +428,27 @@ export class TopicService {
   }
 
   /** Scores, classifies and stores one story (a new item, or the stored one updated); returns the item's id. */
-  private async storeStory(g: StoryGroup, now: Date, rules: TrackRule[], unclassified: Array<{ id: number; title: string }>, summary: RefreshSummary): Promise<number> {
+  private async storeStory(
+    g: StoryGroup,
+    now: Date,
+    rules: TrackRule[],
+    textWords: string[],
+    unclassified: Array<{ id: number; title: string }>,
+    summary: RefreshSummary,
+  ): Promise<number> {
     const ageFactor = (d: Date) => Math.pow(0.5, Math.max(0, now.getTime() - d.getTime()) / 3_600_000 / HALF_LIFE_H);
     const fetchedIds = new Set(g.parts.map((p) => p.ref.source));
     // This refresh's position replaces the earlier one from the same source; other sources' refs stay.
     const refs = [...(g.row?.sources ?? []).filter((s) => !fetchedIds.has(s.source)), ...dedupeRefs(g.parts.map((p) => p.ref))];
     const lead = g.parts[0]!.item;
-    const summaryText = g.row?.summary || g.parts.map((p) => p.item.summary).find(Boolean) || '';
-    const title = g.row?.title ?? lead.title;
+    const { title, summaryText } = storyWording(g);
     const published = g.row?.publishedAt ?? g.parts.map((p) => p.item.publishedAt).find((d): d is Date => !!d) ?? null;
     const firstSeen = g.row?.firstSeenAt ?? now;
     const best = Math.max(...refs.map((r) => positional(r.rank)));
     const spread = new Set(refs.map((r) => r.source)).size - 1;
     const score = (best + 15 * spread) * ageFactor(published && published < firstSeen ? published : firstSeen);
-    const text = `${title} ${summaryText}`;
     const tokens = [...new Set([...(g.row?.tokens ?? []), ...g.tokens])];
-    const tracks = withSourceTracks(classify(text, tokensOf(text), rules), g.parts, rules);
+    const tracks = withSourceTracks(classify(storyText(g), textWords, rules), g.parts, rules);
     const live = g.parts.some((p) => p.live);
     if (g.row) {
       const prev = g.row.score;

@@ -1,5 +1,3 @@
-import { jieba as engine } from '../../integrations/llm/chinese-text.js';
-
 /** Words that say nothing about which story a title is (question framing, filler). */
 const STOP = new Set([
   '如何',
@@ -40,10 +38,13 @@ const STOP = new Set([
   '评价',
 ]);
 
-/** Content words of a title or summary: jieba tokens of two or more characters (or latin words), no filler. */
-export function tokensOf(text: string): string[] {
+/** The form of a text jieba is given (full-width letters and digits folded to their plain forms). */
+export const forSegmenting = (text: string) => text.normalize('NFKC');
+
+/** Content words of a title or summary, from jieba's cut of forSegmenting(text): tokens of two or more characters (or latin words), no filler. */
+export function contentWords(cut: string[]): string[] {
   const out = new Set<string>();
-  for (const raw of engine().cut(text.normalize('NFKC'), true)) {
+  for (const raw of cut) {
     const w = raw.trim().toLowerCase();
     if (!w || STOP.has(w)) continue;
     if (/^[\p{Script=Han}]{2,}$/u.test(w) || /^[a-z0-9][a-z0-9.+-]*$/i.test(w)) {
