@@ -17,6 +17,8 @@ interface Logger {
  * back every cache that listens with `onReset` drops everything it holds.
  */
 export interface InvalidationBus {
+  /** 'redis': other processes hear what is published. */
+  readonly kind: 'in-process' | 'redis';
   publish(topic: string, message: string): void;
   subscribe(topic: string, handler: InvalidationHandler): void;
   /** Called when messages may have been missed (the Redis subscription was re-established). */

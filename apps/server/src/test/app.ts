@@ -115,6 +115,8 @@ export async function startWebProcesses(
   redisUrl: string,
   env: Record<string, string> = {},
   count = 2,
+  /** Settings of one process only, by position (ROLES of a worker among web processes). */
+  own: Array<Record<string, string>> = [],
 ): Promise<{ processes: WebProcess[]; close(): Promise<void> }> {
   const fresh = await openFreshPostgres(adminUrl, 't');
   const processes: WebProcess[] = [];
@@ -132,7 +134,7 @@ export async function startWebProcesses(
     ...env,
   };
   for (let i = 0; i < count; i++) {
-    const config = loadConfig(settings);
+    const config = loadConfig({ ...settings, ...own[i] });
     const container = await createContainer(config, { logger: createLogger(config), ...(i === 0 ? { database: { ...fresh, close: async () => undefined } } : {}) });
     await container.cacheBus.ready();
     const app = await buildApp(container);

@@ -6,8 +6,12 @@ import type { Sink } from './pipeline.js';
 import type { TaskWriter } from './task-writer.js';
 
 const SHUTDOWN = Symbol('shutdown');
+const STORED = Symbol('stored');
 
-/** In-process "new events for task X" signal; SSE readers in other processes fall back to polling. */
+/**
+ * "New events for task X" for the event streams of this process: from its own writes, or from another process's over the
+ * cache bus (task-event-relay.ts). A stream's poll is only a safety net.
+ */
 export class TaskSignals extends EventEmitter {
   closing = false;
   constructor() {
@@ -17,6 +21,19 @@ export class TaskSignals extends EventEmitter {
   /** `batch`: the events just stored, numbered, for streams in this process that can send them without a read. */
   notify(taskId: string, batch?: StoredEventBatch) {
     this.emit(taskId, batch);
+    this.emit(STORED, taskId);
+  }
+  /** Told the id of every task this process stores events of (task-event-relay.ts passes it on to the others). */
+  onStored(fn: (taskId: string) => void) {
+    this.on(STORED, fn);
+  }
+  /** Another process stored events of the task: its streams here read them from the database. */
+  wake(taskId: string) {
+    this.emit(taskId, undefined);
+  }
+  /** The tasks whose streams are open in this process. */
+  listened(): string[] {
+    return this.eventNames().filter((n): n is string => typeof n === 'string');
   }
   /** The process is stopping: open event streams send what is stored and end (EventSource reconnects). */
   shutdown() {

@@ -14,6 +14,7 @@ import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { UserService } from '../user/user.service.js';
 import { StreamTicketService } from './stream-ticket.service.js';
 import { StreamTicketRepo } from './stream-ticket.repo.js';
+import { relayTaskEvents } from './task-event-relay.js';
 import { TaskSignals } from './task-sink.js';
 import { WritingTaskService, type PointsPort } from './task.service.js';
 import { WritingRepo } from './writing.repo.js';
@@ -45,10 +46,11 @@ export interface WritingModuleDeps {
 export const RECOVERY_JOB = 'writing.recover';
 const SWEEP_MS = 5_000;
 /**
- * How often a task's stream reads the database unwoken on an embedded database. 200 streams waiting for their first text
- * at the 250 ms meant for several processes were 800 reads a second competing with the writes they wait for.
+ * How often a task's stream reads the database unwoken, at least. Every stored event wakes the streams that wait for it
+ * (in this process directly, in the others over the cache bus), so the poll is only a safety net: 200 streams waiting
+ * for their first text at the 250 ms default were 800 reads a second competing with the writes they waited for.
  */
-const EXCLUSIVE_STREAM_POLL_MS = 5_000;
+const SAFETY_NET_POLL_MS = 5_000;
 
 /** AI writing: models, search, the home page's settings, tasks and their event streams. */
 export function createWriting(config: Config, d: WritingModuleDeps) {
@@ -66,9 +68,9 @@ export function createWriting(config: Config, d: WritingModuleDeps) {
   }
   const writing = new WritingService(repo, d.users, llms, search, d.clock);
   const tickets = new StreamTicketService(new StreamTicketRepo(d.db), d.clock);
-  // Every event of a task is written by this process when the database is its alone, and each write wakes the streams
-  // reading it: their poll is only a safety net then. Elsewhere a stream polls to follow a task another process runs.
-  const streamPollMs = exclusive ? Math.max(config.WRITING_STREAM_POLL_MS, EXCLUSIVE_STREAM_POLL_MS) : config.WRITING_STREAM_POLL_MS;
+  // One process (no Redis) writes every event its streams wait for and wakes them itself; several pass the news on.
+  if (d.cacheBus?.kind === 'redis') relayTaskEvents(signals, d.cacheBus);
+  const streamPollMs = Math.max(config.WRITING_STREAM_POLL_MS, SAFETY_NET_POLL_MS);
   const sandboxes = [config.LLM_MODELS.length === 0 && 'llm (offline writer, not AI)', !search.enabled && 'search (none: online search not configured)'].filter(
     Boolean,
   ) as string[];
