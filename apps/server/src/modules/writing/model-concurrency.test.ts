@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { describeOnDatabases } from '../../test/database.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
-import { users, writingTasks } from '../../db/schema/index.js';
+import { drafts, users, writingTasks } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
 import { TaskSignals, TaskSink } from './task-sink.js';
 import { TaskWriter } from './task-writer.js';
@@ -364,5 +364,47 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     expect(new Set(notified)).toEqual(new Set(ids.slice(0, 5)));
     // A stale run (the task was taken over) is refused.
     expect(await writer.write({ taskId: ids[0]!, run: runs.get(ids[0]!)! - 1, text: 'x', title: '', events: [] })).toBe(false);
+  });
+
+  it("a task's success is one statement: its draft, the task pointing at it and the done event carrying its id, or nothing at all for a run that lost it", async () => {
+    const repo = t.container.writing.repo;
+    const id = randomUUID();
+    const task = await storedTask(id, 'running');
+    const finish = (run: number) =>
+      repo.finishRunning({
+        taskId: id,
+        run,
+        text: '# 标题\n\n正文',
+        title: '标题',
+        usage: { promptTokens: 3, completionTokens: 5, totalTokens: 8 },
+        now: new Date(),
+        draft: { userId: task.userId, markdown: '# 标题\n\n正文', html: '<h1>标题</h1><p>正文</p>' },
+        events: [
+          { type: 'delta', data: { text: '正文' } },
+          { type: 'done', data: { title: '标题' } },
+        ],
+      });
+    // A run that was taken over (another worker's run 2 holds it now) writes nothing: no draft without its task.
+    expect(await finish(task.runs + 1)).toBeUndefined();
+    expect(await t.container.db.select().from(drafts).where(eq(drafts.taskId, id))).toEqual([]);
+    expect(await repo.eventsAfter(id, 0)).toEqual([]);
+    expect(await statusOf(t, id)).toMatchObject({ status: 'running' });
+
+    const done = await finish(task.runs);
+    const [draft] = await t.container.db.select().from(drafts).where(eq(drafts.taskId, id));
+    expect(draft).toMatchObject({ userId: task.userId, title: '标题', markdown: '# 标题\n\n正文', html: '<h1>标题</h1><p>正文</p>' });
+    expect(done!.draftId).toBe(draft!.id);
+    const [row] = await t.container.db.select().from(writingTasks).where(eq(writingTasks.id, id));
+    expect(row).toMatchObject({ status: 'succeeded', draftId: draft!.id, title: '标题', text: '# 标题\n\n正文', usage: { promptTokens: 3, completionTokens: 5, totalTokens: 8 } });
+    const stored = await repo.eventsAfter(id, 0);
+    expect(stored.map((e) => [e.type, e.data])).toEqual([
+      ['delta', { text: '正文' }],
+      ['done', { title: '标题', draftId: draft!.id }],
+    ]);
+    // What the streams of this process are handed is what was stored.
+    expect(done!.events).toEqual(stored.map((e) => ({ id: e.id, type: e.type, data: e.data })));
+    // Finished: a second finish (a duplicate run) changes nothing.
+    expect(await finish(task.runs)).toBeUndefined();
+    expect(await t.container.db.select().from(drafts).where(eq(drafts.taskId, id))).toHaveLength(1);
   });
 });

@@ -168,7 +168,7 @@ export class WritingTaskService {
   constructor(
     private readonly repo: WritingRepo,
     /** Personas a task writes as, and the draft a finished article becomes (in the finishing transaction). */
-    private readonly drafts: Pick<DraftRepo, 'persona' | 'insertDraft'>,
+    private readonly drafts: Pick<DraftRepo, 'persona'>,
     /** Quoted documents a task reads. */
     private readonly files: Pick<FileRepo, 'files'>,
     private readonly points: PointsPort,
@@ -486,17 +486,30 @@ export class WritingTaskService {
     const markdown = sink.text;
     const title = titleOf(markdown, sink.titleText);
     const now = this.clock.now();
+    const last = [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : [])];
+    if (task.kind !== 'graphic') {
+      // An article's draft, or an ability's text alone: one statement, no transaction.
+      const draft = task.kind === 'article' ? { userId: task.userId, markdown, html: markdownToHtml(markdown) } : null;
+      const done = await this.repo.finishRunning({
+        taskId: task.id,
+        run: task.runs,
+        text: markdown,
+        title,
+        usage,
+        now,
+        draft,
+        events: [...last, { type: 'done', data: { title } }],
+      });
+      if (!done) throw new TaskLostError(`task ${task.id} finished elsewhere`);
+      this.signals.notify(task.id, finalBatch(sink, done.events));
+      return;
+    }
     let draftId: number | null = null;
     const final = await this.repo.db.transaction(async (tx) => {
-      if (task.kind === 'article') {
-        const draft = await this.drafts.insertDraft(tx, { userId: task.userId, title, markdown, html: markdownToHtml(markdown), taskId: task.id, createdAt: now, updatedAt: now });
-        draftId = draft.id;
-      } else if (task.kind === 'graphic' && this.graphic) {
-        draftId = await this.graphic.finish(tx, task, now);
-      }
+      if (this.graphic) draftId = await this.graphic.finish(tx, task, now);
       const ok = await this.repo.updateRunning(tx, task.id, { status: 'succeeded', text: markdown, title, usage, draftId, finishedAt: now, heartbeatAt: now }, task.runs);
       if (!ok) throw new TaskLostError(`task ${task.id} finished elsewhere`);
-      return this.repo.appendEvents(tx, task.id, [...sink.drain(), ...(usage ? [{ type: 'usage', data: { ...usage } }] : []), { type: 'done', data: { draftId, title } }]);
+      return this.repo.appendEvents(tx, task.id, [...last, { type: 'done', data: { draftId, title } }]);
     });
     this.signals.notify(task.id, finalBatch(sink, final));
   }

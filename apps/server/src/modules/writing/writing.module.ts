@@ -32,7 +32,7 @@ export interface WritingModuleDeps {
   points: PointsPort;
   users: UserService;
   /** Personas tasks write as; the drafts finished articles become. */
-  drafts: Pick<DraftRepo, 'persona' | 'insertDraft'>;
+  drafts: Pick<DraftRepo, 'persona'>;
   /** Quoted documents tasks read. */
   files: Pick<FileRepo, 'files'>;
   lexicon: SensitiveLexicon;

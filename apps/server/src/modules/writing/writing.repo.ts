@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { homeInputs, writingTaskEvents, writingTasks } from '../../db/schema/index.js';
+import { drafts, homeInputs, writingTaskEvents, writingTasks } from '../../db/schema/index.js';
 
 export type TaskRow = typeof writingTasks.$inferSelect;
 export type TaskEventRow = typeof writingTaskEvents.$inferSelect;
@@ -145,6 +145,63 @@ export class WritingRepo {
       .select({ id: writingTasks.id, status: writingTasks.status, runs: writingTasks.runs, heartbeatAt: writingTasks.heartbeatAt })
       .from(writingTasks)
       .where(inArray(writingTasks.status, [...OPEN]));
+  }
+
+  /**
+   * A running task's success in one statement (atomic without a transaction, so no BEGIN/COMMIT round trips): the task
+   * set succeeded, only while it runs under `run`; its draft (when `draft` is given) inserted with an id drawn first so
+   * the task points at it; its last events appended in order, the `done` event's data given the draft id. Undefined when
+   * the task was no longer this run's (failed or taken over elsewhere): then nothing is written.
+   */
+  async finishRunning(f: {
+    taskId: string;
+    run: number;
+    text: string;
+    title: string;
+    usage: TaskRow['usage'];
+    now: Date;
+    draft: { userId: number; markdown: string; html: string } | null;
+    events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>;
+  }): Promise<{ draftId: number | null; events: StoredTaskEvent[] } | undefined> {
+    const now = f.now.toISOString();
+    const draftId = f.draft ? sql`nextval(pg_get_serial_sequence('drafts', 'id'))` : sql`null::bigint`;
+    const events = f.events.length
+      ? sql`, appended as (
+          insert into ${writingTaskEvents} ("task_id", "type", "data")
+          select done.id, e.type, case when e.type = 'done' then e.data || jsonb_build_object('draftId', done.draft_id) else e.data end
+          from done, (values ${sql.join(
+            f.events.map((e, i) => sql`(${i}::integer, ${e.type}::text, ${JSON.stringify(e.data)}::jsonb)`),
+            sql`, `,
+          )}) as e(ord, type, data) order by e.ord
+          returning ${writingTaskEvents.id}
+        )`
+      : sql`, appended as (select null::bigint as id where false)`;
+    const draft = f.draft
+      ? sql`, made as (
+          insert into ${drafts} ("id", "user_id", "title", "html", "markdown", "task_id", "created_at", "updated_at")
+          select done.draft_id, ${f.draft.userId}::bigint, ${f.title}::text, ${f.draft.html}::text, ${f.draft.markdown}::text, done.id, ${now}::timestamptz, ${now}::timestamptz
+          from done returning ${drafts.id}
+        )`
+      : sql``;
+    const result = (await this.db.execute(sql`with drawn as (select ${draftId} as id), done as (
+        update ${writingTasks} set "status" = 'succeeded', "text" = ${f.text}::text, "title" = ${f.title}::text,
+          "usage" = ${f.usage === null ? null : JSON.stringify(f.usage)}::jsonb, "draft_id" = drawn.id,
+          "finished_at" = ${now}::timestamptz, "heartbeat_at" = ${now}::timestamptz
+        from drawn
+        where ${writingTasks.id} = ${f.taskId} and ${writingTasks.status} = 'running' and ${writingTasks.runs} = ${f.run}
+        returning ${writingTasks.id}, ${writingTasks.draftId}
+      )${draft}${events}
+      select done.draft_id::text as draft_id, (select coalesce(json_agg(a.id order by a.id), '[]'::json) from appended a) as ids from done`)) as unknown as {
+      rows: Array<{ draft_id: string | null; ids: number[] | string }>;
+    };
+    const [row] = result.rows;
+    if (!row) return undefined;
+    const finishedDraftId = row.draft_id === null ? null : Number(row.draft_id);
+    const ids = (typeof row.ids === 'string' ? (JSON.parse(row.ids) as number[]) : row.ids).map(Number);
+    return {
+      draftId: finishedDraftId,
+      events: f.events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.type === 'done' ? { ...e.data, draftId: finishedDraftId } : e.data })),
+    };
   }
 
   /** Returns the events as stored (with their ids, in the order given). */
