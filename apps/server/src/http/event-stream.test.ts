@@ -152,10 +152,14 @@ describe('openEventFeed', () => {
     expect(signals.listenerCount('task-1')).toBe(0);
   });
 
-  it('a write signalled while the first page was being read is not missed: the stream reads again', async () => {
+  /** A stream opened with a first read during which `during` happens (stored and signalled meanwhile). */
+  const openedWith = async (stored: StoredEvent[], during: (signals: EventEmitter) => void) => {
     const signals = new EventEmitter();
-    const stored = [delta(1)];
-    const read = async (after: number) => stored.filter((e) => e.id > after);
+    let reads = 0;
+    const read = async (after: number) => {
+      reads += 1;
+      return stored.filter((e) => e.id > after);
+    };
     const opened = await openEventFeed({
       id: 'task-1',
       lastEventId: 0,
@@ -163,15 +167,54 @@ describe('openEventFeed', () => {
       signals,
       first: async () => {
         const page = [...stored];
-        // Stored and signalled after this read's snapshot, before it returned.
-        stored.push(delta(2));
-        signals.emit('task-1', { after: 1, events: [delta(2)] });
+        during(signals);
         return page;
       },
     });
-    const s = await stream(opened, signals, read);
+    return { s: await stream(opened, signals, read), reads: () => reads };
+  };
+
+  it('a write signalled while the first page was being read is sent after it, from memory', async () => {
+    const stored = [delta(1)];
+    const { s, reads } = await openedWith(stored, (signals) => {
+      // Stored and signalled after this read's snapshot, before it returned.
+      stored.push(delta(2));
+      signals.emit('task-1', { after: 1, events: [delta(2)] });
+    });
     try {
       expect(await s.until(2)).toEqual([1, 2]);
+      expect(reads()).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a write signalled during the first read that the page already holds is not sent twice', async () => {
+    const stored = [delta(1), delta(2)];
+    const { s, reads } = await openedWith(stored, (signals) => {
+      // Stored before the read's snapshot, its signal delivered while the read was still under way.
+      signals.emit('task-1', { after: 1, events: [delta(2)] });
+      stored.push(delta(3));
+      signals.emit('task-1', { after: 2, events: [delta(3)] });
+    });
+    try {
+      expect(await s.until(3)).toEqual([1, 2, 3]);
+      expect(reads()).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a signal without its events during the first read, or one that leaves a gap, is followed by a read', async () => {
+    const stored = [delta(1)];
+    const { s, reads } = await openedWith(stored, (signals) => {
+      stored.push(delta(2), delta(4));
+      signals.emit('task-1');
+      signals.emit('task-1', { after: 3, events: [delta(4)] });
+    });
+    try {
+      expect(await s.until(4)).toEqual([1, 2, 4]);
+      expect(reads()).toBe(1);
     } finally {
       await s.close();
     }

@@ -45,7 +45,8 @@ class EventFeed {
   dirty = true;
   private pending: StoredEvent[] = [];
   private seen: number;
-  private reading = false;
+  /** Signals that came during a read (its result may or may not hold them), sorted out when it returns; null between reads. */
+  private duringRead: Array<StoredEventBatch | undefined> | null = null;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -56,28 +57,48 @@ class EventFeed {
   }
 
   readonly onSignal = (batch?: StoredEventBatch) => {
-    // During a read its result may or may not hold the batch: read again rather than guess.
-    if (batch && !this.dirty && !this.reading && batch.after === (this.pending.at(-1)?.id ?? this.seen)) this.pending.push(...batch.events);
+    if (this.duringRead) this.duringRead.push(batch);
+    else if (batch && !this.dirty && batch.after === (this.pending.at(-1)?.id ?? this.seen)) this.pending.push(...batch.events);
     else this.dirty = true;
     this.wake?.();
   };
 
   /**
-   * The first page, read by the caller after this feed was listening (with the check that the subject is the user's, in
-   * one query): it is sent as is unless a signal came during the read or the page is full, when a read follows.
+   * Reads, holding the signals that come meanwhile. A batch stored before the read's snapshot is in its result already;
+   * one stored after continues it: either way its events past the result's last are what follows, sent from memory. Only
+   * a batch that leaves a gap, or a signal without one, makes another read due. Under load (a stream opened while its
+   * task's first text was being stored) this saves each such stream a second query before its first text.
    */
-  async first(read: () => Promise<StoredEvent[]>): Promise<void> {
-    // A signal during the read marks the feed dirty (onSignal): the page is sent, then a read follows.
-    this.dirty = false;
-    this.reading = true;
+  private async readHolding(after: number, read: () => Promise<StoredEvent[]>): Promise<StoredEvent[]> {
+    this.duringRead = [];
     let events: StoredEvent[];
     try {
       events = await read();
-    } finally {
-      this.reading = false;
+    } catch (err) {
+      this.duringRead = null;
+      throw err;
     }
-    this.pending = events;
+    const held = this.duringRead;
+    this.duringRead = null;
+    this.pending = [];
+    // A full page: more may be stored.
     if (events.length === PAGE) this.dirty = true;
+    for (const batch of held) {
+      const tail = this.pending.at(-1)?.id ?? events.at(-1)?.id ?? after;
+      if (!batch || batch.after > tail) this.dirty = true;
+      else if (!this.dirty) this.pending.push(...batch.events.filter((e) => e.id > tail));
+    }
+    return events;
+  }
+
+  /**
+   * The first page, read by the caller after this feed was listening (with the check that the subject is the user's, in
+   * one query): it is sent as is, followed by what was signalled meanwhile, unless that left a gap or the page is full.
+   */
+  async first(read: () => Promise<StoredEvent[]>): Promise<void> {
+    this.dirty = false;
+    const page = await this.readHolding(this.seen, read);
+    this.pending = [...page, ...this.pending];
   }
 
   /** Ends a wait: the client left (nothing to read), or the server is closing (read once more). */
@@ -97,17 +118,11 @@ class EventFeed {
       this.pending = [];
     } else {
       this.dirty = false;
+      // What was pending is in the read's result too (it starts after the last event sent).
       this.pending = [];
-      this.reading = true;
-      try {
-        events = await this.read(last, PAGE);
-      } finally {
-        this.reading = false;
-      }
-      // A full page: more may be stored.
-      if (events.length === PAGE) this.dirty = true;
+      events = await this.readHolding(last, () => this.read(last, PAGE));
     }
-    this.seen = events.at(-1)?.id ?? this.seen;
+    this.seen = this.pending.at(-1)?.id ?? events.at(-1)?.id ?? this.seen;
     return events;
   }
 
