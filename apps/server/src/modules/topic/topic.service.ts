@@ -353,15 +353,18 @@ export class TopicService {
     const recent = await this.repo.recentItems(new Date(now.getTime() - HOT_WINDOW_MS));
     const touched = new Set<number>();
     const unclassified: Array<{ id: number; title: string }> = [];
+    // The segmenter's child lives for the two cuts only, not for the writes that follow.
     const segmenter = apartSegmenter();
+    let groups: StoryGroup[];
+    let words: string[][];
     try {
-      const groups = await this.groupStories(incoming, recent, segmenter);
-      summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
-      const words = await segmenter.cut(groups.map((g) => forSegmenting(storyText(g))));
-      for (const [i, g] of groups.entries()) touched.add(await this.storeStory(g, now, rules, contentWords(words[i]!), unclassified, summary));
+      groups = await this.groupStories(incoming, recent, segmenter);
+      words = await segmenter.cut(groups.map((g) => forSegmenting(storyText(g))));
     } finally {
       segmenter.close();
     }
+    summary.deduped = incoming.length - groups.reduce((n, g) => n + (g.parts.length ? 1 : 0), 0);
+    for (const [i, g] of groups.entries()) touched.add(await this.storeStory(g, now, rules, contentWords(words[i]!), unclassified, summary));
     if (unclassified.length) await this.classifyWithModel(unclassified, rules);
     // Stories a refreshed source no longer lists are cooling: their score halves and the arrow points down.
     const refreshed = new Set(summary.fetched);
