@@ -169,7 +169,10 @@ const schema = z
      * fits a small install; raise it to the online creators (or bound accounts) one process sees, see docs/DEPLOY.md.
      */
     CACHE_MAX_ENTRIES: z.coerce.number().int().min(1000).max(5_000_000).default(20_000),
-    /** How often an SSE stream re-reads stored events when no in-process signal arrives (another instance writes them). */
+    /**
+     * How often an agent stream re-reads stored events. A writing stream is woken by every stored event (over the cache
+     * bus between processes) and re-reads only as a safety net, at this or 5 s, whichever is longer.
+     */
     WRITING_STREAM_POLL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
     SEARCH_PROVIDER: z.enum(['none', 'bocha', 'tavily', 'searxng']).default('none'),
     BOCHA_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
