@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jieba } from './chinese-text.js';
-import { apartSegmenter } from './segmenter-apart.js';
+import { apartSegmenter, apartSegmenterWithFallback } from './segmenter-apart.js';
 
 const TITLES = ['今冬首场寒潮来袭', '如何看待今冬首场寒潮？', '华为发布新款折叠屏手机Mate X7', '国足1比0战胜对手晋级世界杯预选赛', '人工智能大模型价格战打响', ''];
 
@@ -61,5 +61,23 @@ describe('jieba in a child process', () => {
     } finally {
       seg.close();
     }
+  });
+
+  it('with the fallback, a child killed mid-work costs nothing but memory: the batch is cut in this process, once told', async () => {
+    const told: string[] = [];
+    const seg = apartSegmenterWithFallback((err) => told.push(err.message));
+    try {
+      expect(await seg.cut(['先启动'])).toEqual([jieba().cut('先启动', true)]);
+      const [pid] = await childrenOfThisProcess();
+      process.kill(pid!, 'SIGSTOP');
+      const pending = seg.cut(TITLES);
+      process.kill(pid!, 'SIGKILL');
+      expect(await pending).toEqual(TITLES.map((t) => jieba().cut(t, true)));
+      expect(await seg.cut(['之后的一批'])).toEqual([jieba().cut('之后的一批', true)]);
+      expect(told).toEqual([expect.stringContaining('分词进程已退出（SIGKILL）')]);
+    } finally {
+      seg.close();
+    }
+    await expect(seg.cut(['关闭之后'])).rejects.toThrow('分词进程已关闭');
   });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { jieba } from './chinese-text.js';
 
 const requireHere = createRequire(import.meta.url);
 
@@ -87,6 +88,36 @@ export function apartSegmenter(): BatchSegmenter {
       if (closed) return;
       closed = true;
       fail(new Error('分词进程已关闭'));
+    },
+  };
+}
+
+/**
+ * apartSegmenter, falling back to this process's segmenter (chinese-text.ts) once the child fails (it could not start,
+ * or was killed): the work still completes, at the memory cost the child exists to save. `onFallback` is told why, once.
+ */
+export function apartSegmenterWithFallback(onFallback: (err: Error) => void): BatchSegmenter {
+  const apart = apartSegmenter();
+  let closed = false;
+  let fallen = false;
+  return {
+    async cut(texts) {
+      if (closed) throw new Error('分词进程已关闭');
+      if (!fallen) {
+        try {
+          return await apart.cut(texts);
+        } catch (err) {
+          if (closed) throw err;
+          fallen = true;
+          apart.close();
+          onFallback(err as Error);
+        }
+      }
+      return texts.map((t) => jieba().cut(t, true));
+    },
+    close() {
+      closed = true;
+      apart.close();
     },
   };
 }

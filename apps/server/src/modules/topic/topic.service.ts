@@ -26,7 +26,7 @@ import type { PersonaRow } from '../drafts/drafts.repo.js';
 import { z } from 'zod';
 import type { FeedRow, ItemRow, TopicRepo, TrackRow } from './topic.repo.js';
 import { calendarOf } from './topic.calendar.js';
-import { apartSegmenter, type BatchSegmenter } from '../../integrations/llm/segmenter-apart.js';
+import { apartSegmenterWithFallback, type BatchSegmenter } from '../../integrations/llm/segmenter-apart.js';
 import { classify, contentWords, forSegmenting, sameStory, storyKeyOf, type TrackRule } from './topic.text.js';
 
 /** Items last seen longer ago than this leave the hot lists. */
@@ -354,7 +354,7 @@ export class TopicService {
     const touched = new Set<number>();
     const unclassified: Array<{ id: number; title: string }> = [];
     // The segmenter's child lives for the two cuts only, not for the writes that follow.
-    const segmenter = apartSegmenter();
+    const segmenter = apartSegmenterWithFallback((err) => this.log.warn({ err: err.message }, 'jieba child process failed: this refresh segments in process'));
     let groups: StoryGroup[];
     let words: string[][];
     try {
