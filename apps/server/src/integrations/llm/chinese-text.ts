@@ -9,7 +9,15 @@ const require = createRequire(import.meta.url);
  * One of jieba's dictionaries (dict.txt ~5 MB, idf.txt ~6 MB), read when its user is built and then dropped:
  * `@node-rs/jieba/dict.js` reads both at once and the module cache keeps them for the life of the process.
  */
-const dictionary = (file: 'dict.txt' | 'idf.txt') => readFileSync(path.join(path.dirname(require.resolve('@node-rs/jieba/dict.js')), file));
+const dictionary = (file: 'dict.txt' | 'idf.txt') => readFileSync(jiebaFiles().dictionary(file));
+
+/** Where the jieba package and its dictionaries are, for this process and for a child that segments apart. */
+export function jiebaFiles() {
+  return {
+    module: require.resolve('@node-rs/jieba'),
+    dictionary: (file: 'dict.txt' | 'idf.txt') => path.join(path.dirname(require.resolve('@node-rs/jieba/dict.js')), file),
+  };
+}
 
 /** The native module itself (~6 MB), loaded with the first segmenter: an idle server has no use for it. */
 const native = () => require('@node-rs/jieba') as typeof import('@node-rs/jieba');

@@ -1,10 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { jieba } from './chinese-text.js';
-
-const requireHere = createRequire(import.meta.url);
+import { jieba, jiebaFiles } from './chinese-text.js';
 
 /** jieba's search-mode cut (HMM on) of a batch of texts, one call per batch. */
 export interface BatchSegmenter {
@@ -48,9 +44,8 @@ export function apartSegmenter(): BatchSegmenter {
   };
 
   const start = () => {
-    const jiebaPath = requireHere.resolve('@node-rs/jieba');
-    const dictPath = path.join(path.dirname(requireHere.resolve('@node-rs/jieba/dict.js')), 'dict.txt');
-    const c = spawn(process.execPath, ['-e', CHILD, jiebaPath, dictPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const files = jiebaFiles();
+    const c = spawn(process.execPath, ['-e', CHILD, files.module, files.dictionary('dict.txt')], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
     createInterface({ input: c.stdout }).on('line', (line) => {

@@ -12,6 +12,9 @@ export interface StoredTaskEvent {
 
 const OPEN = ['queued', 'running'] as const;
 
+/** Event ids aggregated with json_agg: node-postgres parses the JSON, PGlite's drizzle driver hands over its text. */
+const idList = (raw: number[] | string | null | undefined): number[] => (typeof raw === 'string' ? (JSON.parse(raw) as number[]) : (raw ?? [])).map(Number);
+
 /** Writing tasks, their event log, and the home page's saved input. */
 export class WritingRepo {
   constructor(readonly db: Db) {}
@@ -118,7 +121,7 @@ export class WritingRepo {
         from owned o`
       : update;
     const result = (await this.db.execute(statement)) as unknown as { rows: Array<{ id: string; after?: string; ids?: number[] | string }> };
-    return new Map(result.rows.map((r) => [r.id, { after: Number(r.after ?? 0), ids: (typeof r.ids === 'string' ? (JSON.parse(r.ids) as number[]) : (r.ids ?? [])).map(Number) }]));
+    return new Map(result.rows.map((r) => [r.id, { after: Number(r.after ?? 0), ids: idList(r.ids) }]));
   }
 
   /** The single transition to failed: true for exactly one caller (given `run`, only the run that claimed it). */
@@ -161,12 +164,12 @@ export class WritingRepo {
     usage: TaskRow['usage'];
     now: Date;
     draft: { userId: number; markdown: string; html: string } | null;
+    /** The run's last events, ending with `done`: never empty. */
     events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>;
   }): Promise<{ draftId: number | null; events: StoredTaskEvent[] } | undefined> {
     const now = f.now.toISOString();
     const draftId = f.draft ? sql`nextval(pg_get_serial_sequence('drafts', 'id'))` : sql`null::bigint`;
-    const events = f.events.length
-      ? sql`, appended as (
+    const events = sql`, appended as (
           insert into ${writingTaskEvents} ("task_id", "type", "data")
           select done.id, e.type, case when e.type = 'done' then e.data || jsonb_build_object('draftId', done.draft_id) else e.data end
           from done, (values ${sql.join(
@@ -174,8 +177,7 @@ export class WritingRepo {
             sql`, `,
           )}) as e(ord, type, data) order by e.ord
           returning ${writingTaskEvents.id}
-        )`
-      : sql`, appended as (select null::bigint as id where false)`;
+        )`;
     const draft = f.draft
       ? sql`, made as (
           insert into ${drafts} ("id", "user_id", "title", "html", "markdown", "task_id", "created_at", "updated_at")
@@ -197,7 +199,7 @@ export class WritingRepo {
     const [row] = result.rows;
     if (!row) return undefined;
     const finishedDraftId = row.draft_id === null ? null : Number(row.draft_id);
-    const ids = (typeof row.ids === 'string' ? (JSON.parse(row.ids) as number[]) : row.ids).map(Number);
+    const ids = idList(row.ids);
     return {
       draftId: finishedDraftId,
       events: f.events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.type === 'done' ? { ...e.data, draftId: finishedDraftId } : e.data })),
