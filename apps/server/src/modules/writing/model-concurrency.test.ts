@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEventBatch } from '../../http/event-stream.js';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { TOKEN_NAME, type TaskInfo } from '@inkstone/shared';
+import { ErrorCode, TOKEN_NAME, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { describeOnDatabases } from '../../test/database.js';
@@ -9,6 +9,7 @@ import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/open
 import { drafts, users, writingTasks } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
 import { TaskSignals, TaskSink } from './task-sink.js';
+import { TaskInserter } from './task-inserter.js';
 import { TaskWriter } from './task-writer.js';
 
 /**
@@ -207,6 +208,54 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     }
   });
 
+  /** Reads a task's SSE stream to its end: each event's id, type and data. */
+  const sseEvents = async (res: Response) => {
+    const text = await res.text();
+    return text
+      .split('\n\n')
+      .filter((block) => block.includes('event: '))
+      .map((block) => {
+        const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(block)?.[1];
+        return { id: Number(field('id')), type: field('event'), data: JSON.parse(field('data') ?? 'null') as unknown };
+      });
+  };
+
+  it('a stream opened on a task this process created and runs starts from its log: no query, the same events as the table', async () => {
+    const owned = vi.spyOn(t.container.writing.repo, 'ownedEventsAfter');
+    const reads = vi.spyOn(t.container.writing.repo, 'eventsAfter');
+    const other = await loginByPhone(t);
+    standin.script.push({ kind: 'reply', reply: { content: '先想一想，再慢慢写。', chunkChars: 4, delayMs: 150 } });
+    let created: Awaited<ReturnType<typeof create>>;
+    let sent: Awaited<ReturnType<typeof sseEvents>>;
+    try {
+      created = await create(t, token, '10.78.3.1');
+      const stream = fetch(`${t.url}/api/mp/task/stream/${created.data.taskId}`, { headers: { [TOKEN_NAME]: token } });
+      // While it runs: another creator's stream of it is refused from the log as from the table.
+      const refused = await fetch(`${t.url}/api/mp/task/stream/${created.data.taskId}`, { headers: { [TOKEN_NAME]: other.tokenValue } });
+      expect(await refused.json()).toMatchObject({ code: ErrorCode.NOT_FOUND, msg: '任务不存在' });
+      sent = await sseEvents(await stream);
+      expect(owned).not.toHaveBeenCalled();
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      owned.mockRestore();
+      reads.mockRestore();
+    }
+    const stored = await t.container.writing.repo.eventsAfter(created.data.taskId, 0);
+    expect(sent[0]).toMatchObject({ type: 'progress', data: { stage: 'queued' } });
+    expect(sent.map((e) => e.type)).toContain('delta');
+    expect(sent.at(-1)?.type).toBe('done');
+    expect(sent).toEqual(stored.map((e) => ({ id: e.id, type: e.type, data: e.data })));
+    // Once the run has ended, its log is gone: a stream (a reload) reads the table, and gets the same events.
+    const again = vi.spyOn(t.container.writing.repo, 'ownedEventsAfter');
+    try {
+      const reloaded = await sseEvents(await fetch(`${t.url}/api/mp/task/stream/${created.data.taskId}`, { headers: { [TOKEN_NAME]: token } }));
+      expect(again).toHaveBeenCalledTimes(1);
+      expect(reloaded).toEqual(sent);
+    } finally {
+      again.mockRestore();
+    }
+  });
+
   it('runs a batch of tasks on one model all at once (no fixed pool of four)', async () => {
     expect(await batch(12, 'wide')).toBeGreaterThanOrEqual(9);
   }, 60_000);
@@ -306,16 +355,79 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
       createdAt: new Date(),
     });
     const ok = randomUUID();
-    await repo.insertTaskWithEvents(row(ok), [
-      { type: 'progress', data: { stage: 'queued' } },
-      { type: 'progress', data: { stage: 'second' } },
+    await repo.insertTasksWithEvents([
+      {
+        task: row(ok),
+        events: [
+          { type: 'progress', data: { stage: 'queued' } },
+          { type: 'progress', data: { stage: 'second' } },
+        ],
+      },
     ]);
     expect(await repo.task(ok)).toMatchObject({ id: ok, status: 'failed' });
     expect((await repo.eventsAfter(ok, 0)).map((e) => e.data.stage)).toEqual(['queued', 'second']);
     // An event the database refuses (NUL in jsonb) takes the task with it.
     const bad = randomUUID();
-    await expect(repo.insertTaskWithEvents(row(bad), [{ type: 'progress', data: { stage: 'a\u0000b' } }])).rejects.toThrow();
+    await expect(repo.insertTasksWithEvents([{ task: row(bad), events: [{ type: 'progress', data: { stage: 'a\u0000b' } }] }])).rejects.toThrow();
     expect(await repo.task(bad)).toBeUndefined();
+  });
+
+  it('stores creates made at once together: the first alone at once, the rest in one statement; a refused one fails alone', async () => {
+    const repo = t.container.writing.repo;
+    const [owner] = await t.container.db.select({ id: users.id }).from(users).limit(1);
+    const statements: number[] = [];
+    const inserter = new TaskInserter({
+      insertTasksWithEvents: (entries) => {
+        statements.push(entries.length);
+        return repo.insertTasksWithEvents(entries);
+      },
+    });
+    const row = (id: string) => ({
+      id,
+      userId: owner!.id,
+      kind: 'article' as const,
+      mode: 'quick',
+      input: { n: id },
+      modelId: 'wide',
+      status: 'failed' as const,
+      pointsFeature: 'article_quick',
+      pointsCharged: 0,
+      createdAt: new Date(),
+    });
+    const ids = Array.from({ length: 12 }, () => randomUUID());
+    const returned = await Promise.all(
+      ids.map((id) =>
+        inserter.insert(row(id), [
+          { type: 'progress', data: { stage: 'queued', id } },
+          { type: 'progress', data: { stage: 'second', id } },
+        ]),
+      ),
+    );
+    expect(statements).toEqual([1, 11]);
+    for (const [i, id] of ids.entries()) {
+      expect(await repo.task(id)).toMatchObject({ id, input: { n: id } });
+      const stored = await repo.eventsAfter(id, 0);
+      expect(stored.map((e) => [e.data.stage, e.data.id])).toEqual([
+        ['queued', id],
+        ['second', id],
+      ]);
+      // Each create is told its events as numbered in the table (what its streams start from).
+      expect(returned[i]).toEqual(stored.map((e) => ({ id: e.id, type: e.type, data: e.data })));
+    }
+    // One the database refuses (NUL in jsonb), sent with others: it alone fails, the others are stored.
+    statements.length = 0;
+    const [first, good, bad, alsoGood] = Array.from({ length: 4 }, () => randomUUID());
+    const results = await Promise.allSettled([
+      inserter.insert(row(first!), [{ type: 'progress', data: { stage: 'queued' } }]),
+      inserter.insert(row(good!), [{ type: 'progress', data: { stage: 'queued' } }]),
+      inserter.insert(row(bad!), [{ type: 'progress', data: { stage: 'a\u0000b' } }]),
+      inserter.insert(row(alsoGood!), [{ type: 'progress', data: { stage: 'queued' } }]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(statements).toEqual([1, 3, 1, 1, 1]);
+    expect(await repo.task(bad!)).toBeUndefined();
+    expect(await repo.eventsAfter(bad!, 0)).toEqual([]);
+    for (const id of [first!, good!, alsoGood!]) expect((await repo.eventsAfter(id, 0)).map((e) => e.data.stage)).toEqual(['queued']);
   });
 
   it('stores the writes of many running tasks together, in order per task, and none for a task no longer running', async () => {

@@ -7,6 +7,7 @@ import type { TaskWriter } from './task-writer.js';
 
 const SHUTDOWN = Symbol('shutdown');
 const STORED = Symbol('stored');
+const WOKEN = Symbol('woken');
 
 /**
  * "New events for task X" for the event streams of this process: from its own writes, or from another process's over the
@@ -21,15 +22,23 @@ export class TaskSignals extends EventEmitter {
   /** `batch`: the events just stored, numbered, for streams in this process that can send them without a read. */
   notify(taskId: string, batch?: StoredEventBatch) {
     this.emit(taskId, batch);
-    this.emit(STORED, taskId);
+    this.emit(STORED, taskId, batch);
   }
-  /** Told the id of every task this process stores events of (task-event-relay.ts passes it on to the others). */
-  onStored(fn: (taskId: string) => void) {
+  /**
+   * Told the id of every task this process stores events of, with the batch when there is one (task-event-relay.ts
+   * passes the ids on to the others; TaskEventLog keeps the batches).
+   */
+  onStored(fn: (taskId: string, batch?: StoredEventBatch) => void) {
     this.on(STORED, fn);
   }
   /** Another process stored events of the task: its streams here read them from the database. */
   wake(taskId: string) {
     this.emit(taskId, undefined);
+    this.emit(WOKEN, taskId);
+  }
+  /** Told the id of every task another process stored events of. */
+  onWoken(fn: (taskId: string) => void) {
+    this.on(WOKEN, fn);
   }
   /** The tasks whose streams are open in this process. */
   listened(): string[] {

@@ -24,10 +24,12 @@ import type { DraftRepo, PersonaRow } from '../drafts/drafts.repo.js';
 import type { FileRepo } from '../files/files.repo.js';
 import { runAbility, writeArticle, type PersonaInfo, type Sink } from './pipeline.js';
 import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
+import { TaskEventLog } from './task-event-log.js';
+import { TaskInserter } from './task-inserter.js';
 import { TaskWriter } from './task-writer.js';
 import { readTaskInput, type ArticleTaskInput, type TaskInputOf, type TaskKind } from './task-input.js';
 import type { StoredTaskEvent, TaskRow, WritingRepo } from './writing.repo.js';
-import type { StoredEventBatch } from '../../http/event-stream.js';
+import type { StoredEvent, StoredEventBatch } from '../../http/event-stream.js';
 
 /**
  * What writing needs from the points ledger (modules/vip PointsService meets it): charges and refunds keyed
@@ -186,9 +188,16 @@ export class WritingTaskService {
     private readonly exclusive = false,
   ) {
     this.writer = new TaskWriter(repo, signals, clock);
+    this.inserter = new TaskInserter(repo);
+    signals.onStored((taskId, batch) => this.eventLog.stored(taskId, batch));
+    signals.onWoken((taskId) => this.eventLog.end(taskId));
   }
   /** Stores every running task's stream of this process, together. */
   private readonly writer: TaskWriter;
+  /** Stores the free tasks created at once in this process, together. */
+  private readonly inserter: TaskInserter;
+  /** The events of the tasks this process created and runs, for their streams' first page. */
+  private readonly eventLog = new TaskEventLog();
 
   /** Online search asked for: a vendor must be configured and not switched off in the console. */
   private async searchReady(): Promise<void> {
@@ -327,14 +336,19 @@ export class WritingTaskService {
       ...(claimed ? { status: 'running' as const, runs: 1, heartbeatAt: now } : {}),
     };
     const queued = [{ type: 'progress', data: { stage: 'queued', message: '已进入写作队列', percent: 0 } }];
-    if (cost === 0) await this.repo.insertTaskWithEvents(row, queued);
-    else
-      await this.repo.db.transaction(async (tx) => {
-        await this.repo.insertTask(tx, row);
-        await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
-        await this.repo.appendEvents(tx, taskId, queued);
-      });
-    if (claimed) this.handedOver.set(taskId, claimedRow(row, now));
+    const stored =
+      cost === 0
+        ? await this.inserter.insert(row, queued)
+        : await this.repo.db.transaction(async (tx) => {
+            await this.repo.insertTask(tx, row);
+            await this.points.charge(userId, cost, { reason: feature, idempotencyKey: `task:${taskId}` }, tx);
+            return this.repo.appendEvents(tx, taskId, queued);
+          });
+    if (claimed) {
+      this.handedOver.set(taskId, claimedRow(row, now));
+      // Its run is this process's: the streams opened on it here start from this log, not a read.
+      this.eventLog.start(taskId, userId, stored);
+    }
     await this.jobs.enqueue(WRITING_JOB, { taskId }, { jobId: taskId });
     return { taskId };
   }
@@ -351,7 +365,11 @@ export class WritingTaskService {
     // console) claims like any other, so a run never starts on a row it did not just take.
     const own = this.handedOver.get(taskId);
     this.handedOver.delete(taskId);
-    if (this.stopping || this.active.has(taskId)) return;
+    if (this.active.has(taskId)) return;
+    if (this.stopping) {
+      this.eventLog.end(taskId);
+      return;
+    }
     const now = this.clock.now();
     const task = own ?? (await this.repo.claim(taskId, now, new Date(now.getTime() - STALE_MS)));
     if (!task) return;
@@ -368,6 +386,7 @@ export class WritingTaskService {
       await done;
     } finally {
       this.active.delete(task.id);
+      this.eventLog.end(task.id);
     }
   }
 
@@ -573,8 +592,14 @@ export class WritingTaskService {
     return task;
   }
 
-  /** A stream's first read: the task's events after `afterId`, NOT_FOUND when the task is not the user's (one query). */
-  async ownEventsAfter(userId: number, taskId: string, afterId: number, limit: number) {
+  /**
+   * A stream's first read: the task's events after `afterId`, NOT_FOUND when the task is not the user's. From this
+   * process's log of the task when it keeps one (no query), else one query that checks the owner too.
+   */
+  async ownEventsAfter(userId: number, taskId: string, afterId: number, limit: number): Promise<StoredEvent[]> {
+    const logged = this.eventLog.page(taskId, userId, afterId, limit);
+    if (logged === 'not-owner') throw appError(ErrorCode.NOT_FOUND, '任务不存在');
+    if (logged) return logged;
     const events = await this.repo.ownedEventsAfter(taskId, userId, afterId, limit);
     if (!events) throw appError(ErrorCode.NOT_FOUND, '任务不存在');
     return events;

@@ -29,20 +29,44 @@ export class WritingRepo {
    * A new task and its first events in one statement: atomic without a transaction, so no BEGIN/COMMIT round trips (a
    * free task's create is most of a first text's wait on the embedded database).
    */
-  async insertTaskWithEvents(values: typeof writingTasks.$inferInsert, events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>): Promise<void> {
-    const task = this.db.insert(writingTasks).values(values).returning({ id: writingTasks.id });
+  /**
+   * New tasks and their first events, in one statement: every task with its events, or nothing at all. Each task's
+   * events are numbered in the order given.
+   */
+  async insertTasksWithEvents(
+    entries: ReadonlyArray<{ task: typeof writingTasks.$inferInsert; events: ReadonlyArray<{ type: string; data: Record<string, unknown> }> }>,
+  ): Promise<Map<string, StoredTaskEvent[]>> {
+    const stored = new Map<string, StoredTaskEvent[]>();
+    if (!entries.length) return stored;
+    const tasks = this.db
+      .insert(writingTasks)
+      .values(entries.map((e) => e.task))
+      .returning({ id: writingTasks.id });
+    const events = entries.flatMap((e) => e.events.map((ev) => ({ taskId: e.task.id, type: ev.type, data: JSON.stringify(ev.data) })));
     if (!events.length) {
-      await task;
-      return;
+      await tasks;
+      return stored;
     }
     const rows = sql.join(
-      events.map((e, i) => sql`(${i}::integer, ${e.type}::text, ${JSON.stringify(e.data)}::jsonb)`),
+      events.map((e, i) => sql`(${i}::integer, ${e.taskId}::text, ${e.type}::text, ${e.data}::jsonb)`),
       sql`, `,
     );
-    await this.db.execute(
-      sql`with task as (${task.getSQL()}) insert into ${writingTaskEvents} ("task_id", "type", "data")
-        select task.id, e.type, e.data from task, (values ${rows}) as e(ord, type, data) order by e.ord`,
-    );
+    const result = (await this.db.execute(
+      sql`with task as (${tasks.getSQL()}) insert into ${writingTaskEvents} ("task_id", "type", "data")
+        select e.task_id, e.type, e.data from (values ${rows}) as e(ord, task_id, type, data) join task on task.id = e.task_id order by e.ord
+        returning ${writingTaskEvents.id}, ${writingTaskEvents.taskId}`,
+    )) as unknown as { rows: Array<{ id: string | number; task_id: string }> };
+    // One statement takes its ids from the sequence row by row, in the order it inserts them (e.ord).
+    const ids = new Map<string, number[]>();
+    for (const r of result.rows) ids.set(r.task_id, [...(ids.get(r.task_id) ?? []), Number(r.id)]);
+    for (const e of entries) {
+      const own = (ids.get(e.task.id) ?? []).sort((a, b) => a - b);
+      stored.set(
+        e.task.id,
+        e.events.map((ev, i) => ({ id: own[i]!, type: ev.type, data: ev.data })),
+      );
+    }
+    return stored;
   }
 
   async task(id: string, db: DbOrTx = this.db): Promise<TaskRow | undefined> {
