@@ -256,6 +256,21 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     }
   });
 
+  it("another process's write to a task this process runs drops its log: the next stream reads the table", async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '慢慢写来。', chunkChars: 2, delayMs: 150 } });
+    const created = await create(t, token, '10.78.4.1');
+    const owned = vi.spyOn(t.container.writing.repo, 'ownedEventsAfter');
+    try {
+      // What task-event-relay.ts does when another process stored events of the task.
+      t.container.writing.signals.wake(created.data.taskId);
+      const sent = await sseEvents(await fetch(`${t.url}/api/mp/task/stream/${created.data.taskId}`, { headers: { [TOKEN_NAME]: token } }));
+      expect(owned).toHaveBeenCalledTimes(1);
+      expect(sent.at(-1)?.type).toBe('done');
+    } finally {
+      owned.mockRestore();
+    }
+  });
+
   it('runs a batch of tasks on one model all at once (no fixed pool of four)', async () => {
     expect(await batch(12, 'wide')).toBeGreaterThanOrEqual(9);
   }, 60_000);
