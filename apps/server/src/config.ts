@@ -155,6 +155,11 @@ const schema = z
     LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
     /**
+     * Model streams are read in a thread of their own (started on the first), off the event loop that serves requests;
+     * false reads them on it.
+     */
+    LLM_THREAD: z.preprocess(emptyToUndefined, bool.default(true)),
+    /**
      * Writing jobs one worker process runs at once. They spend their time waiting on the model, so this is set high; what
      * bounds the calls is each model's own limit (LLM_MAX_CONCURRENT, or `maxConcurrent` in LLM_MODELS).
      */

@@ -103,6 +103,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     },
     async close() {
       await jobs.close();
+      // After the jobs: no task or agent turn is reading a model any more.
+      await content.writing.llms.close();
       await publishing.close();
       files.close();
       await integrations.fetcher.close();

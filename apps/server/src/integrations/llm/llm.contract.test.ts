@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
 import { OFFLINE_LABEL, OfflineWriter } from './offline.js';
-import { OpenAiCompatibleLlm } from './openai-compatible.js';
+import { ModelThread } from './model-thread.js';
+import { OpenAiCompatibleLlm, type OpenAiCompatibleOptions } from './openai-compatible.js';
 import { LlmContentFilteredError, LlmRateLimitedError, LlmUpstreamError, type LlmChunk, type LlmClient } from './types.js';
 
 async function collect(llm: LlmClient, content: string) {
@@ -21,16 +22,23 @@ async function collect(llm: LlmClient, content: string) {
 }
 
 let standin: OpenAiStandin;
+/** Model streams read off the main event loop (LLM_THREAD): every adapter test runs on it as well as in process. */
+const thread = new ModelThread();
 beforeAll(async () => {
   standin = await startOpenAiStandin({ model: 'deepseek-chat' });
 });
 afterAll(async () => {
+  await thread.close();
   await standin?.close();
 });
 
 const implementations: Array<[string, () => LlmClient]> = [
   ['offline', () => new OfflineWriter()],
   ['openai-compatible', () => new OpenAiCompatibleLlm({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1 })],
+  [
+    'openai-compatible in the model thread',
+    () => thread.client({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1 }),
+  ],
 ];
 
 describe.each(implementations)('LLM contract: %s', (_name, make) => {
@@ -61,9 +69,15 @@ describe('offline writer', () => {
   });
 });
 
-describe('openai-compatible adapter against the stand-in', () => {
+const inProcess = (opts: OpenAiCompatibleOptions): LlmClient => new OpenAiCompatibleLlm(opts);
+const inThread = (opts: OpenAiCompatibleOptions): LlmClient => thread.client(opts);
+
+describe.each([
+  ['in process', inProcess],
+  ['in the model thread', inThread],
+])('openai-compatible adapter against the stand-in, %s', (_where, client) => {
   const make = (over: Partial<{ apiKey: string; maxRetries: number }> = {}) =>
-    new OpenAiCompatibleLlm({
+    client({
       id: 'm1',
       label: 'M1',
       baseURL: standin.baseURL,
@@ -202,5 +216,77 @@ describe('openai-compatible adapter against the stand-in', () => {
     });
     await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmUpstreamError);
     expect(standin.received.length - before).toBe(1);
+  });
+});
+
+describe('the model thread', () => {
+  const opts = (): OpenAiCompatibleOptions => ({ id: 'm1', label: 'M1', baseURL: standin.baseURL, apiKey: standin.apiKey, model: 'deepseek-chat', retryBaseMs: 1 });
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cond()).toBe(true);
+  };
+
+  it('keeps streams read at once apart, each in its order', async () => {
+    const t = new ModelThread();
+    try {
+      standin.respond = (body) => ({ content: `${body.messages.at(-1)?.content ?? ''}的回答，一共有好几段文字。`, chunkChars: 3, delayMs: 5 });
+      const results = await Promise.all(['甲', '乙', '丙', '丁'].map((w) => collect(t.client(opts()), w)));
+      expect(results.map((r) => r.text)).toEqual(['甲', '乙', '丙', '丁'].map((w) => `${w}的回答，一共有好几段文字。`));
+      for (const r of results) expect(r.chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an abort, or a reader that stops early, closes the upstream call', async () => {
+    const t = new ModelThread();
+    try {
+      standin.respond = () => ({ content: '很长的回答'.repeat(50), chunkChars: 2, delayMs: 20 });
+      const ctrl = new AbortController();
+      const got: string[] = [];
+      const reading = (async () => {
+        for await (const c of t.client(opts()).stream({ messages: [{ role: 'user', content: 'x' }], signal: ctrl.signal })) {
+          if (c.type === 'text') got.push(c.text);
+          if (got.length === 2) ctrl.abort();
+        }
+      })();
+      // As in process: the SDK ends the aborted stream, which is then one without its finish.
+      await expect(reading).rejects.toBeInstanceOf(LlmUpstreamError);
+      await until(() => standin.open() === 0);
+
+      for await (const c of t.client(opts()).stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') break;
+      await until(() => standin.open() === 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a thread that stops fails its streams with an upstream error; the next stream starts a new one', async () => {
+    const t = new ModelThread();
+    standin.respond = () => ({ content: '很长的回答'.repeat(50), chunkChars: 2, delayMs: 20 });
+    const reading = (async () => {
+      for await (const c of t.client(opts()).stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') await t.close();
+    })();
+    await expect(reading).rejects.toMatchObject({ name: 'LlmUpstreamError', vendorCode: 'thread_exit' });
+    standin.respond = () => ({ content: '又能回答了。' });
+    try {
+      expect((await collect(t.client(opts()), 'x')).text).toBe('又能回答了。');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stops once it has had no stream for its idle time, and starts again for the next', async () => {
+    const t = new ModelThread(50);
+    try {
+      standin.respond = () => ({ content: '第一次。' });
+      expect((await collect(t.client(opts()), 'x')).text).toBe('第一次。');
+      expect(t.running).toBe(true);
+      await until(() => !t.running);
+      standin.respond = () => ({ content: '第二次。' });
+      expect((await collect(t.client(opts()), 'x')).text).toBe('第二次。');
+    } finally {
+      await t.close();
+    }
   });
 });

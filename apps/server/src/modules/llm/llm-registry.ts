@@ -5,7 +5,7 @@ import type { InvalidationBus } from '../../cache/bus.js';
 import { LlmModelsRepo, type LlmModelRow } from './llm-models.repo.js';
 import { appError } from '../../http/errors.js';
 import { decryptSecret, encryptSecret } from '../../security/encryption.js';
-import { createLlmClient, OFFLINE_MODEL_ID, OfflineWriter, type LlmClient } from '../../integrations/llm/index.js';
+import { createLlmClient, ModelThread, OFFLINE_MODEL_ID, OfflineWriter, type LlmClient } from '../../integrations/llm/index.js';
 import { ModelSlots, withSlots } from '../../integrations/llm/limited.js';
 
 export interface ModelEntry {
@@ -59,13 +59,16 @@ export class LlmRegistry {
   /** Per model id, kept across re-reads of the admin-added models so a reload does not reset who holds a slot. */
   private readonly slots = new Map<string, ModelSlots>();
   private readonly repo: LlmModelsRepo;
+  /** Where the models' streams are read (LLM_THREAD); started by the first stream. */
+  private readonly thread: ModelThread | undefined;
 
   constructor(
     db: Db,
     private readonly key: Buffer,
-    private readonly config: Pick<Config, 'LLM_MODELS' | 'LLM_DEFAULT_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS' | 'LLM_MAX_CONCURRENT'>,
+    private readonly config: Pick<Config, 'LLM_MODELS' | 'LLM_DEFAULT_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'LLM_RETRY_BASE_MS' | 'LLM_MAX_CONCURRENT' | 'LLM_THREAD'>,
     private readonly bus?: InvalidationBus,
   ) {
+    this.thread = config.LLM_THREAD ? new ModelThread() : undefined;
     // A console change in any process: the next read here goes to the database.
     bus?.subscribe(BUS_TOPIC, () => this.forget());
     bus?.onReset(() => this.forget());
@@ -81,7 +84,7 @@ export class LlmRegistry {
     if (slots) slots.concurrency = limit;
     else this.slots.set(m.id, (slots = new ModelSlots(limit)));
     // Writing runs many tasks at once; the model's own limit is what bounds its calls.
-    const client = withSlots(createLlmClient(m, this.config), slots);
+    const client = withSlots(createLlmClient(m, this.config, this.thread), slots);
     return {
       id: m.id,
       label: m.label,
@@ -239,6 +242,11 @@ export class LlmRegistry {
     const fromConfig = this.config.LLM_MODELS.find((m) => m.id === id);
     const row = fromConfig ? null : (await this.repo.list()).find((r) => r.id === id);
     const m = fromConfig ?? (row && { id: row.id, label: row.label, baseURL: row.baseUrl, model: row.model, apiKey: decryptSecret(this.key, row.apiKeyEnc) });
-    return m ? createLlmClient(m, { ...this.config, LLM_MAX_RETRIES: 0 }) : null;
+    return m ? createLlmClient(m, { ...this.config, LLM_MAX_RETRIES: 0 }, this.thread) : null;
+  }
+
+  /** Stops the model thread (the process is closing). */
+  async close(): Promise<void> {
+    await this.thread?.close();
   }
 }
