@@ -44,8 +44,9 @@ interface OpenStream {
  * requests. Reading a stream is the SDK's work per chunk (the HTTP body as a web stream, the SSE decoder, a JSON parse,
  * a chain of async iterators): with 200 tasks writing at once that was a quarter of the main thread's time, and the
  * creates of the creators still waiting queued behind it. The thread starts on the first stream (an idle server holds
- * no second heap; one left without streams for a minute stops) and hands back what it read once per turn of its loop. Errors come back as the same LlmError
- * classes; a thread that dies fails its streams with LlmUpstreamError and the next stream starts a new one.
+ * no second heap; one left without streams for a minute stops) and hands back what it read once per turn of its loop.
+ * Errors come back as the same LlmError classes; a thread that dies fails its streams with LlmUpstreamError and the
+ * next stream starts a new one.
  */
 export class ModelThread {
   private worker: Worker | null = null;
