@@ -300,6 +300,24 @@ describeOnDatabases('writing task concurrency and first text on %s', (dbKind) =>
     await sink.flush();
   });
 
+  it('first texts handed over in one turn of the event loop share one statement', async () => {
+    const repo = t.container.writing.repo;
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const tasks = await Promise.all(ids.map((id) => storedTask(id, 'running')));
+    let statements = 0;
+    const writeRunning = repo.writeRunning.bind(repo);
+    const counting = Object.assign(Object.create(repo) as typeof repo, {
+      writeRunning: (...a: Parameters<typeof writeRunning>) => (statements++, writeRunning(...a)),
+    });
+    const writer = new TaskWriter(counting, new TaskSignals(), t.container.clock);
+    const sinks = ids.map((id, i) => new TaskSink(writer, id, tasks[i]!.runs));
+    // As when the model thread hands over several streams' first chunks in one message.
+    for (const [i, sink] of sinks.entries()) sink.delta(`第${i}句`);
+    await Promise.all(sinks.map((sink) => sink.settled()));
+    expect(statements).toBe(1);
+    for (const [i, id] of ids.entries()) expect((await repo.eventsAfter(id, 0)).map((e) => [e.type, e.data.text])).toEqual([['delta', `第${i}句`]]);
+  });
+
   /** A sink on a stored running task whose writer counts its statements and gathers writes for `gatherMs`. */
   const countingSink = async (gatherMs: number) => {
     const repo = t.container.writing.repo;

@@ -36,8 +36,8 @@ const GATHER_MS = 50;
 const BEFORE_TEXT_FACTOR = 4;
 
 /**
- * Group commit for running tasks' streams. An urgent write (a task's first text) goes out at once when none is under
- * way, taking every waiting write with it; other writes wait up to GATHER_MS for company. Writes that arrive while
+ * Group commit for running tasks' streams. An urgent write (a task's first text) goes out at the end of the event
+ * loop's turn when none is under way, taking every waiting write with it; other writes wait up to GATHER_MS for company. Writes that arrive while
  * one is under way go together in the next, one statement for all of them. Each task's writes stay in order because
  * its sink waits for one before handing over the next.
  */
@@ -47,6 +47,8 @@ export class TaskWriter {
   private gather: NodeJS.Timeout | null = null;
   /** When the gather timer fires (ms since the epoch); Infinity with no timer. */
   private gatherAt = Infinity;
+  /** A send is due at the end of this turn of the event loop. */
+  private turnEnd = false;
 
   constructor(
     private readonly repo: WritingRepo,
@@ -63,7 +65,7 @@ export class TaskWriter {
   write(write: TaskWrite, urgent = false, beforeText = false): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
       this.queue.push({ write, settle, fail });
-      if (urgent) this.kick();
+      if (urgent) this.endOfTurn();
       else this.gatherBy(Date.now() + this.gatherMs * (beforeText ? BEFORE_TEXT_FACTOR : 1));
     });
   }
@@ -85,7 +87,20 @@ export class TaskWriter {
    * text would otherwise wait out the gathering of the task's previous write (the progress event before the model call).
    */
   hurry() {
-    if (this.queue.length) this.kick();
+    if (this.queue.length) this.endOfTurn();
+  }
+
+  /**
+   * Sends what waits at the end of this turn of the event loop: the first texts that arrived in it (the model thread
+   * hands over every stream's chunks read in one turn together) share one statement instead of the first going alone.
+   */
+  private endOfTurn() {
+    if (this.turnEnd) return;
+    this.turnEnd = true;
+    setImmediate(() => {
+      this.turnEnd = false;
+      this.kick();
+    });
   }
 
   private kick() {
