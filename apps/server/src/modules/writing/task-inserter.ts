@@ -1,4 +1,5 @@
 import type { writingTasks } from '../../db/schema/index.js';
+import { storeInBatches } from './group-commit.js';
 import type { StoredTaskEvent, WritingRepo } from './writing.repo.js';
 
 type NewTask = typeof writingTasks.$inferInsert;
@@ -49,22 +50,10 @@ export class TaskInserter {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          const stored = await this.repo.insertTasksWithEvents(batch);
-          for (const one of batch) one.settle(stored.get(one.task.id) ?? []);
-        } catch (err) {
-          // One create the database refuses must not fail the others that shared its statement.
-          if (batch.length === 1) batch[0]!.fail(err);
-          else
-            for (const one of batch)
-              await this.repo.insertTasksWithEvents([one]).then(
-                (stored) => one.settle(stored.get(one.task.id) ?? []),
-                (e: unknown) => one.fail(e),
-              );
-        }
-      }
+      await storeInBatches(this.queue, MAX_BATCH, async (batch) => {
+        const stored = await this.repo.insertTasksWithEvents(batch);
+        for (const one of batch) one.settle(stored.get(one.task.id) ?? []);
+      });
     } finally {
       this.running = false;
     }

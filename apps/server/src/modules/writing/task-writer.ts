@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { storeInBatches } from './group-commit.js';
 import type { TaskSignals } from './task-sink.js';
 import type { WritingRepo } from './writing.repo.js';
 
@@ -113,16 +114,7 @@ export class TaskWriter {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          await this.store(batch);
-        } catch (err) {
-          // One bad write (a value the database refuses) must not fail every task that shared its transaction.
-          if (batch.length === 1) batch[0]!.fail(err);
-          else for (const one of batch) await this.store([one]).catch((e: unknown) => one.fail(e));
-        }
-      }
+      await storeInBatches(this.queue, MAX_BATCH, (batch) => this.store(batch));
     } finally {
       this.running = false;
     }
