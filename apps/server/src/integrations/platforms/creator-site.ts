@@ -1,7 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { BrowserCrashedError, type BrowserPool } from '../../browser/pool.js';
 import { loadImages, type ImageFile } from './images.js';
+import { captureDiagnostic, stepOfError } from './site-steps.js';
 import {
+  CaptchaError,
   LoginGoneError,
   PlatformError,
   SessionExpiredError,
@@ -90,7 +92,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
     return page;
   }
 
-  async pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null }> {
+  async pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null; error?: string }> {
     let page: Page;
     try {
       page = this.loginPage(state);
@@ -101,6 +103,8 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
       if (await this.isLoggedIn(page)) return { scanState: 'confirmed' };
       return { scanState: await this.readScanState(page) };
     } catch (err) {
+      // A captcha after the scan needs a person; polling on would leave the creator waiting until the QR expires.
+      if (err instanceof CaptchaError) return { scanState: 'failed', error: err.message };
       // A navigation under way (the site moving on after the scan) is not a failure.
       if (/navigat|Execution context was destroyed/i.test(String(err))) return { scanState: 'scanned' };
       // A slow page is not a failed login: report no change and let the caller poll again.
@@ -179,6 +183,8 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
       } catch (err) {
         const wrapped = this.wrap(err, '发布失败');
         wrapped.screenshot = (await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined)) ?? evidence;
+        // A failure inside a named step leaves what an operator needs to fix it (console 平台健康).
+        wrapped.diagnostic = (await captureDiagnostic(page, wrapped, wrapped.message)) ?? undefined;
         throw wrapped;
       }
     });
@@ -231,6 +237,13 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
 
   /** Playwright timeouts and crashes become typed, retryable errors; typed errors pass through. */
   protected wrap(err: unknown, what: string): PlatformError {
+    const wrapped = this.typed(err, what);
+    const step = stepOfError(err);
+    if (step && !stepOfError(wrapped)) Object.assign(wrapped, { siteStep: step.key });
+    return wrapped;
+  }
+
+  private typed(err: unknown, what: string): PlatformError {
     if (err instanceof PlatformError) return err;
     if (err instanceof BrowserCrashedError) return Object.assign(new TransientPlatformError(`${what}：浏览器异常退出`), { cause: err });
     const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);

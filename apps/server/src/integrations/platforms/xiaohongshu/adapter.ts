@@ -1,13 +1,16 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { BrowserPool } from '../../../browser/pool.js';
 import { CreatorSiteAdapter, type SiteNote } from '../creator-site.js';
 import type { ImageFile } from '../images.js';
+import { builtInProfiles, effectiveProfile, inStep, locate, locateOptional, StepFailedError, type SiteProfile, type SiteProfileSource } from '../site-steps.js';
 import {
   CaptchaError,
   ContentRejectedError,
+  PlatformError,
   RateLimitedError,
   SessionExpiredError,
   TransientPlatformError,
+  UnavailableError,
   htmlToText,
   type AccountProfile,
   type PlatformComment,
@@ -20,33 +23,39 @@ import {
   type SessionBlob,
   type UnreadCounts,
 } from '../types.js';
-import { xhsPaths as P, xhsSelectors as S } from './selectors.js';
+import { readXhsMetrics } from './data-centre.js';
+import { toSiteNote, XhsPageApi, type PostedNote } from './page-api.js';
+import { xhsCaptchaMarkers, xhsCookies, xhsProfile } from './selectors.js';
+import { clickShadowButton } from './shadow-click.js';
 
 export interface XhsOptions {
-  /** https://creator.xiaohongshu.com, or the local page set in tests. */
+  /** https://creator.xiaohongshu.com, or a local page set in tests. */
   creatorUrl: string;
-  /** https://edith.xiaohongshu.com (web API: unread counts, mentions). */
+  /** https://edith.xiaohongshu.com (topic suggestions). */
   edithUrl: string;
+  /** The operator's selector overrides (console 平台健康), read at every use. */
+  profiles?: SiteProfileSource;
+  /** Pause between typed characters, as a person types (tests set 0). */
+  typingDelayMs?: number;
+  /** How long a topic's suggestion list may take before the topic is skipped. */
+  topicWaitMs?: number;
 }
 
-interface ApiReply<T> {
-  code?: number;
-  success?: boolean;
-  msg?: string;
-  data?: T;
-}
+const EXPIRED = '小红书登录已失效，请重新扫码绑定';
+/** Unread counts and mentions are www.xiaohongshu.com APIs: the creator-centre login cannot read them. */
+const INBOX_UNAVAILABLE = '小红书的消息通知需要小红书网页版登录，创作中心扫码登录读取不到，暂不支持';
 
 /**
- * Xiaohongshu creator-center automation (there is no official publishing API for users): QR login
- * saved as browser storage state; the session is valid while /publish/publish does not redirect to
- * /login; image notes are published through the web form. Web-API calls run inside a creator page,
- * so the site's own script adds its signatures (x-s, x-t) and cookies; captchas (HTTP 461/471) and
- * login expiry become typed errors.
+ * Xiaohongshu creator-centre automation (there is no official publishing API for creators): QR login kept as browser
+ * storage state; an image note published through the web form step by step (tab, upload, title, body, topics,
+ * declare, schedule, submit, confirm), each step's locators from the site profile (selectors.ts, overridable at run
+ * time); web-API calls signed by the page's own signer (page-api.ts).
  */
 export class XiaohongshuAdapter extends CreatorSiteAdapter {
   readonly id = 'xiaohongshu' as const;
   readonly label = '小红书';
   readonly sandbox = false;
+  readonly siteProfile = xhsProfile;
   readonly limits: PlatformLimits = {
     titleMax: 20,
     titleRequired: true,
@@ -56,200 +65,395 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     topicsMax: 10,
     schedule: { mode: 'native', minAheadMs: 3600_000, maxAheadMs: 14 * 24 * 3600_000 },
   };
+  /** Shown instead of unread counts and comments (see INBOX_UNAVAILABLE); the account stays active. */
+  readonly inboxUnavailable = INBOX_UNAVAILABLE;
 
   private readonly base: string;
   private readonly edith: string;
+  private readonly api = new XhsPageApi();
 
-  constructor(pool: BrowserPool, opts: XhsOptions) {
+  constructor(
+    pool: BrowserPool,
+    private readonly opts: XhsOptions,
+  ) {
     super(pool);
     this.base = opts.creatorUrl.replace(/\/+$/, '');
     this.edith = opts.edithUrl.replace(/\/+$/, '');
   }
 
-  protected loginUrl() {
-    return `${this.base}${P.login}`;
+  /** The built-in profile with the operator's active override on top, read now (a change applies to the next run). */
+  private profile(): SiteProfile {
+    return effectiveProfile(xhsProfile, (this.opts.profiles ?? builtInProfiles).override(this.id));
+  }
+  private path(name: string): string {
+    return this.profile().paths[name] ?? xhsProfile.paths[name]!;
+  }
+  private onLoginPage(page: Page): boolean {
+    return new URL(page.url()).pathname.startsWith(this.path('login'));
+  }
+  private async captchaShown(page: Page): Promise<boolean> {
+    if (xhsCaptchaMarkers.urls.some((re) => re.test(page.url()))) return true;
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 1000 })
+      .catch(() => '');
+    return xhsCaptchaMarkers.texts.test(text);
   }
 
+  protected loginUrl() {
+    return `${this.base}${this.path('login')}`;
+  }
+
+  // --- login ----------------------------------------------------------------------------------
+  /**
+   * The creator login opens on the SMS panel; the corner icon switches to the QR. Its React handler drops clicks now
+   * and then, so the icon is clicked again until the QR shows. The QR has no stable class on the creator site: found
+   * by the old class, else as the largest square image in the login box.
+   */
   protected async readQr(page: Page): Promise<string> {
-    const qr = page.locator(S.login.qrImage);
-    if (!(await qr.isVisible().catch(() => false))) await page.locator(S.login.qrSwitch).click({ timeout: 15_000 });
-    await qr.waitFor({ state: 'visible', timeout: 15_000 });
-    const src = await qr.getAttribute('src');
-    if (src?.startsWith('data:image/')) return src;
-    // A remote image: capture it as the user will see it.
-    return `data:image/png;base64,${(await qr.screenshot({ type: 'png' })).toString('base64')}`;
+    const profile = this.profile();
+    return inStep('login.qrImage', async () => {
+      let qr: Locator | null = null;
+      for (let attempt = 0; attempt < 5 && !qr; attempt++) {
+        qr = await this.findQr(page, profile, attempt === 0 ? 500 : 1500);
+        if (qr) break;
+        const icon = await locate(page, profile, 'login.qrSwitch', this.label, { timeoutMs: 15_000 });
+        await icon.click();
+      }
+      qr ??= await this.findQr(page, profile, 3000);
+      if (!qr) throw new StepFailedError('login.qrImage', [...(profile.steps['login.qrImage'] ?? []), '登录框内最大的方形图片'], this.label);
+      const src = await qr.getAttribute('src');
+      if (src?.startsWith('data:image/')) return src;
+      // A remote image: captured as the user will see it.
+      return `data:image/png;base64,${(await qr.screenshot({ type: 'png' })).toString('base64')}`;
+    });
+  }
+
+  private async findQr(page: Page, profile: SiteProfile, waitMs: number): Promise<Locator | null> {
+    const byClass = await locateOptional(page, profile, 'login.qrImage', { timeoutMs: Math.min(waitMs, 500) });
+    if (byClass) return byClass;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const boxSelector = (profile.steps['login.box'] ?? []).join(', ') || 'body';
+      const marked = await page
+        .evaluate((sel) => {
+          const box = document.querySelector(sel) ?? document.body;
+          let best: HTMLImageElement | null = null;
+          for (const img of box.querySelectorAll('img')) {
+            const r = img.getBoundingClientRect();
+            const visible = r.width >= 80 && getComputedStyle(img).visibility !== 'hidden' && img.offsetParent !== null;
+            if (!visible || Math.abs(r.width - r.height) > 4 || !img.getAttribute('src')) continue;
+            if (!best || r.width > best.getBoundingClientRect().width) best = img;
+          }
+          document.querySelectorAll('[data-inkstone-qr]').forEach((el) => el.removeAttribute('data-inkstone-qr'));
+          best?.setAttribute('data-inkstone-qr', '1');
+          return best !== null;
+        }, boxSelector)
+        .catch(() => false);
+      if (marked) return page.locator('[data-inkstone-qr]').first();
+      if (Date.now() >= deadline) return null;
+      await page.waitForTimeout(250);
+    }
   }
 
   protected async readScanState(page: Page): Promise<ScanState> {
-    if (
-      await page
-        .locator(S.login.expired)
-        .isVisible()
-        .catch(() => false)
-    )
-      return 'expired';
-    if (
-      await page
-        .locator(S.login.scanned)
-        .isVisible()
-        .catch(() => false)
-    )
-      return 'scanned';
+    if (await this.captchaShown(page)) throw new CaptchaError('扫码后小红书要求安全验证：请在手机上完成验证后重新获取二维码');
+    const profile = this.profile();
+    if (await locateOptional(page, profile, 'login.expired', { timeoutMs: 0 })) return 'expired';
+    if (await locateOptional(page, profile, 'login.scanned', { timeoutMs: 0 })) return 'scanned';
     return 'waiting';
   }
 
+  /**
+   * Logged in once the creator site has issued its own token cookie (a www login alone gets a 401 at upload,
+   * xiaohongshu-mcp PR #818), or the page left the login for a creator page that is not a captcha.
+   */
   protected async isLoggedIn(page: Page): Promise<boolean> {
     const u = new URL(page.url());
-    return u.origin === new URL(this.base).origin && !u.pathname.startsWith(P.login);
+    if (xhsCaptchaMarkers.urls.some((re) => re.test(page.url()))) return false;
+    const cookies = await page.context().cookies();
+    if (cookies.some((c) => c.name === xhsCookies.accessToken && c.value)) return true;
+    return u.origin === new URL(this.base).origin && !this.onLoginPage(page);
   }
 
   protected async openPublishPage(page: Page): Promise<boolean> {
-    await page.goto(`${this.base}${P.publish}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
-    if (new URL(page.url()).pathname.startsWith(P.login)) return false;
-    await page.locator(S.publish.imageTab).first().waitFor({ timeout: 20_000 });
-    return true;
+    this.api.watch(page);
+    return inStep('open', async () => {
+      await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+      if (this.onLoginPage(page)) return false;
+      if (await this.captchaShown(page)) throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
+      // The form is ready when its upload input exists (the image tab is active) or a tab can be clicked.
+      const profile = this.profile();
+      const ready = await Promise.race([
+        locate(page, profile, 'upload.input', this.label, { state: 'attached', timeoutMs: 20_000 }).then(() => true),
+        locate(page, profile, 'tab.image', this.label, { timeoutMs: 20_000 }).then(() => true),
+      ]).catch(() => null);
+      if (!ready) throw new StepFailedError('tab.image', [...profile.steps['upload.input']!, ...profile.steps['tab.image']!], this.label);
+      return true;
+    });
   }
 
-  /** A web-API call from inside a creator page (cookies and the site's request signing apply). */
-  private async pageApi<T>(page: Page, url: string): Promise<T> {
-    const r = await page.evaluate(async (u) => {
-      const res = await fetch(u, { credentials: 'include' });
-      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
-    }, url);
-    if (r.status === 461 || r.status === 471) throw new CaptchaError('小红书要求安全验证，请重新扫码登录该账号');
-    const body = r.body as ApiReply<T> | null;
-    if (r.status === 401 || body?.code === -100) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
-    if (r.status === 429 || body?.code === 300013) throw new RateLimitedError('小红书访问频次过高，请稍后再试');
-    if (r.status >= 400 || !body || body.success === false) throw new TransientPlatformError(`小红书接口返回 ${r.status} ${body?.msg ?? ''}`.trim());
-    return body.data as T;
-  }
-
+  /**
+   * personal_info carries no user id in 2026 (redNum is the display id): the id is the creator session's user-id cookie,
+   * else the page's own store, else the older reply's user_id. Never a made-up id: two accounts must stay two.
+   */
   protected async readProfile(page: Page): Promise<AccountProfile> {
-    const d = await this.pageApi<{ red_id?: string; user_id?: string; name: string; avatar?: string; fans_count?: number; notes_count?: number }>(
-      page,
-      `${this.base}${P.personalInfo}`,
-    );
-    return { platformUserId: String(d.user_id ?? d.red_id), accountName: d.name, avatar: d.avatar ?? null, followerCount: d.fans_count ?? 0, noteCount: d.notes_count ?? 0 };
+    return inStep('profile', async () => {
+      type Info = {
+        user_id?: string;
+        userId?: string;
+        red_id?: string;
+        name: string;
+        avatar?: string;
+        fans_count?: number;
+        fansCount?: number;
+        notes_count?: number;
+        grow_info?: { fans_count?: number };
+      };
+      const d = await this.api.get<Info>(page, `${this.base}${this.path('personalInfo')}`, { reuse: true });
+      const cookies = await page.context().cookies();
+      const fromCookie = cookies.find((c) => c.name === xhsCookies.userId)?.value;
+      const fromStore = await page
+        .evaluate(() => {
+          type VueHost = { __vue_app__?: { config: { globalProperties: { $store?: { state?: { Auth?: { userInfo?: { userId?: string } } } } } } } };
+          const app = document.querySelector('#app') as unknown as VueHost | null;
+          return app?.__vue_app__?.config.globalProperties.$store?.state?.Auth?.userInfo?.userId ?? null;
+        })
+        .catch(() => null);
+      const id = fromCookie || fromStore || d.user_id || d.userId || null;
+      if (!id) throw new PlatformError('没能识别这个小红书账号（创作中心页面可能已改版），请稍后再试或联系我们');
+      const noteCount = d.notes_count ?? (await this.postedPage(page, 0)).total;
+      return { platformUserId: id, accountName: d.name, avatar: d.avatar ?? null, followerCount: d.fans_count ?? d.fansCount ?? d.grow_info?.fans_count ?? 0, noteCount };
+    });
   }
 
+  // --- publish --------------------------------------------------------------------------------
   protected async fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult> {
-    await page.locator(S.publish.imageTab).first().click();
-    await page.locator(S.publish.uploadInput).setInputFiles(images.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer })));
-    const title = page.locator(S.publish.title);
-    await title.waitFor({ timeout: 60_000 });
-    await title.fill(content.title);
-    const editor = page.locator(S.publish.body);
-    await editor.click();
-    await editor.pressSequentially(htmlToText(content.body), { delay: 0 });
-    for (const topic of content.topics) {
-      // Topics are picked from the suggestion list, never typed as plain text.
-      await editor.pressSequentially(` #${topic}`, { delay: 20 });
-      const item = page.locator(S.publish.topicItem).first();
-      await item.waitFor({ timeout: 10_000 });
-      await item.click();
+    const profile = this.profile();
+    const L = this.label;
+    const typing = this.opts.typingDelayMs ?? 35;
+    const dismiss = () => this.dismissOverlays(page, profile);
+    const warnings: string[] = [];
+    await dismiss();
+
+    await inStep('tab', async () => {
+      // `target=image` opens the image tab already; the tab row also holds hidden decoy copies, so click only if needed.
+      if (await locateOptional(page, profile, 'upload.input', { state: 'attached', timeoutMs: 1500 })) return;
+      await (await locate(page, profile, 'tab.image', L, { onCovered: dismiss })).click();
+    });
+
+    await inStep('upload', async () => {
+      // One image at a time, each waited for: the site drops files set while one is still uploading, and its input
+      // loses the `upload-input` class after the first (xiaohongshu-mcp 70f07e8, 44061fd).
+      for (const [i, f] of images.entries()) {
+        const input = await locate(page, profile, 'upload.input', L, { state: 'attached', timeoutMs: 30_000 });
+        await input.setInputFiles({ name: f.name, mimeType: f.mimeType, buffer: f.buffer });
+        await this.waitForPreviews(page, profile, i + 1);
+      }
+    });
+
+    await inStep('title', async () => {
+      const title = await locate(page, profile, 'title', L, { timeoutMs: 60_000, onCovered: dismiss });
+      await title.click();
+      await title.fill('');
+      await title.pressSequentially(content.title, { delay: typing });
+    });
+
+    const editor = await inStep('body', async () => {
+      const body = await locate(page, profile, 'body', L, { onCovered: dismiss });
+      await body.click();
+      await body.pressSequentially(htmlToText(content.body), { delay: typing });
+      return body;
+    });
+
+    await inStep('topics', async () => {
+      for (const topic of content.topics) {
+        // Picked from the suggestions, never typed as plain text; a topic the site does not offer is skipped.
+        const typed = ` #${topic}`;
+        await editor.pressSequentially(typed, { delay: Math.max(typing, 20) });
+        const item = await locateOptional(page, profile, 'topics.item', { timeoutMs: this.opts.topicWaitMs ?? 8000 });
+        if (item) {
+          await item.click();
+          continue;
+        }
+        for (let k = 0; k < [...typed].length; k++) await page.keyboard.press('Backspace');
+        warnings.push(`话题「${topic}」小红书没有给出建议，已跳过`);
+      }
+    });
+
+    if (content.aiGenerated) {
+      await inStep('declare', async () => {
+        // 《人工智能生成合成内容标识办法》: AI-made notes carry the platform's own declaration.
+        await (await locate(page, profile, 'declare.open', L, { timeoutMs: 10_000, onCovered: dismiss })).click();
+        await (await locate(page, profile, 'declare.ai', L, { timeoutMs: 10_000 })).click();
+      });
     }
+
     if (opts.scheduleAt) {
-      await page.locator(S.publish.scheduleSwitch).click();
-      const local = new Date(opts.scheduleAt.getTime() + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
-      await page.locator(S.publish.scheduleInput).fill(local);
+      await inStep('schedule', async () => {
+        const local = new Date(opts.scheduleAt!.getTime() + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+        await (await locate(page, profile, 'schedule.switch', L, { onCovered: dismiss })).click();
+        const input = await locate(page, profile, 'schedule.input', L);
+        await input.click();
+        await input.press('ControlOrMeta+a');
+        await input.pressSequentially(local, { delay: Math.min(typing, 20) });
+        await input.press('Enter');
+        const shown = (await input.inputValue()).trim();
+        if (shown !== local) throw new PlatformError(`定时发布时间没有设置成功（页面显示「${shown || '空'}」，应为「${local}」）`);
+      });
     }
-    await opts.beforeSubmit();
+
+    if (opts.dryRun) return { status: 'reviewing', url: null, noteId: null, stoppedBeforeSubmit: true, warnings };
+
     const started = Date.now();
     const blocked = page
       .waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 })
       .then(() => 'captcha' as const)
       .catch(() => null);
-    await page.locator(S.publish.submit).click();
-    const outcome = await Promise.race([
-      page.waitForURL((u) => u.pathname.startsWith(P.successPrefix), { timeout: 60_000 }).then(() => 'ok' as const),
-      page
-        .locator(S.publish.toast)
-        .first()
-        .waitFor({ timeout: 60_000 })
-        .then(() => 'toast' as const),
-      page
-        .locator(S.publish.captcha)
-        .first()
-        .waitFor({ timeout: 60_000 })
-        .then(() => 'captcha' as const),
-      blocked.then((b) => b ?? new Promise<never>(() => undefined)),
-    ]);
-    if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请重新扫码登录该账号');
-    if (outcome === 'toast') {
-      const text = (await page.locator(S.publish.toast).first().textContent())?.trim() ?? '发布失败';
-      if (/登录/.test(text)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
+    await inStep('submit', () => this.submit(page, profile, opts, dismiss));
+    const outcome = await inStep('confirm', () => this.confirm(page, profile, blocked));
+    if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
+    if (outcome.startsWith('toast:')) {
+      const text = outcome.slice('toast:'.length) || '发布失败';
+      if (/登录/.test(text)) throw new SessionExpiredError(EXPIRED);
       if (/频繁/.test(text)) throw new RateLimitedError(text);
       throw new ContentRejectedError(text);
     }
     const notes = await this.listNotes(page);
-    const hit = notes.find((n) => n.title === content.title.trim() && n.createdAt.getTime() >= started - 120_000);
-    return { status: opts.scheduleAt ? 'scheduled' : (hit?.status ?? 'reviewing'), url: hit?.url ?? null, noteId: hit?.id ?? null };
+    const hit = notes.find((n) => n.title === content.title.trim() && n.createdAt.getTime() >= started - 180_000);
+    // Left the form for somewhere other than the success page: only a note in the list proves it was posted.
+    if (outcome === 'left' && !hit) throw new TransientPlatformError('发布后页面跳转到了其他页面，笔记列表中没有找到这篇笔记');
+    const status = opts.scheduleAt ? 'scheduled' : (hit?.status ?? 'reviewing');
+    return { status, url: hit?.url ?? null, noteId: hit?.id ?? null, ...(warnings.length ? { warnings } : {}) };
   }
 
+  /** Waits until the preview list shows `count` images (the site uploads each before showing it). */
+  private async waitForPreviews(page: Page, profile: SiteProfile, count: number): Promise<void> {
+    const selectors = profile.steps['upload.preview'] ?? [];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      let seen = 0;
+      for (const sel of selectors) seen = Math.max(seen, await page.locator(sel).count().catch(() => 0));
+      if (seen >= count) return;
+      if (Date.now() > deadline) throw new StepFailedError('upload.preview', selectors, this.label);
+      await page.waitForTimeout(150);
+    }
+  }
+
+  /**
+   * 2026: `<xhs-publish-btn>`, a custom element whose 发布 and 暂存离开 buttons sit in a closed shadow root: wait until
+   * it is no longer submit-disabled, then click the button whose text is its submit-text, found through the DevTools
+   * protocol (which sees closed roots). Before: an ordinary enabled 发布 button.
+   */
+  private async submit(page: Page, profile: SiteProfile, opts: PublishOptions, dismiss: () => Promise<void>): Promise<void> {
+    const host = await locateOptional(page, profile, 'submit.host', { timeoutMs: 2000 });
+    if (host) {
+      const deadline = Date.now() + 60_000;
+      while ((await host.getAttribute('submit-disabled')) === 'true') {
+        if (Date.now() > deadline) throw new PlatformError('发布按钮一直不可用（图片可能仍在上传或标题为空）');
+        await page.waitForTimeout(200);
+      }
+      const text = (await host.getAttribute('submit-text')) || (opts.scheduleAt ? '定时发布' : '发布');
+      await opts.beforeSubmit();
+      await clickShadowButton(page, host, text);
+      return;
+    }
+    const button = await locate(page, profile, 'submit.button', this.label, { timeoutMs: 15_000, onCovered: dismiss });
+    const deadline = Date.now() + 60_000;
+    while (!(await button.isEnabled())) {
+      if (Date.now() > deadline) throw new PlatformError('发布按钮一直不可用（图片可能仍在上传或标题为空）');
+      await page.waitForTimeout(200);
+    }
+    await opts.beforeSubmit();
+    await button.click();
+  }
+
+  /** 'ok' on the success page, 'left' when the form was left for another page, a toast's text, or a captcha. */
+  private async confirm(page: Page, profile: SiteProfile, blocked: Promise<'captcha' | null>): Promise<string> {
+    const publishPrefix = this.path('publishPrefix');
+    const successPrefix = this.path('successPrefix');
+    const toast = page.locator((profile.steps['confirm.toast'] ?? []).join(', ')).first();
+    const captcha = page.locator((profile.steps['confirm.captcha'] ?? []).join(', ')).first();
+    return Promise.race([
+      page
+        .waitForURL((u) => !u.pathname.startsWith(publishPrefix), { timeout: 60_000 })
+        .then(() => (new URL(page.url()).pathname.startsWith(successPrefix) ? 'ok' : 'left')),
+      toast.waitFor({ timeout: 60_000 }).then(async () => `toast:${((await toast.textContent()) ?? '').trim()}`),
+      captcha.waitFor({ timeout: 60_000 }).then(() => 'captcha'),
+      blocked.then((b) => b ?? new Promise<never>(() => undefined)),
+    ]);
+  }
+
+  /** Closes what covers the form: the 原创声明 dialog peers report (xiaohongshu-mcp #837), a stray popover. */
+  private async dismissOverlays(page: Page, profile: SiteProfile): Promise<void> {
+    const close = await locateOptional(page, profile, 'declare.dismiss', { timeoutMs: 0 });
+    if (close) await close.click({ timeout: 3000 }).catch(() => undefined);
+  }
+
+  // --- notes ----------------------------------------------------------------------------------
+  private async postedPage(page: Page, n: number): Promise<{ notes: PostedNote[]; next: number; total: number }> {
+    try {
+      const d = await this.api.get<{ notes?: PostedNote[]; page?: number; tags?: Array<{ id?: string; notes_count?: number }> }>(
+        page,
+        `${this.base}${this.path('postedNotes')}${n}`,
+      );
+      const all = d.tags?.find((t) => t.id === 'special.note_time_desc')?.notes_count;
+      return { notes: d.notes ?? [], next: typeof d.page === 'number' ? d.page : -1, total: all ?? d.notes?.length ?? 0 };
+    } catch (err) {
+      // The previous generation had only v1 (one page, no tab_status).
+      if (!(err instanceof TransientPlatformError) || !/接口不存在/.test(err.message)) throw err;
+      const d = await this.api.get<{ notes?: PostedNote[] }>(page, `${this.base}${this.path('postedNotesV1')}`);
+      return { notes: d.notes ?? [], next: -1, total: d.notes?.length ?? 0 };
+    }
+  }
+
+  /** The newest notes (up to three pages of the note manager), with their review state. */
   protected async listNotes(page: Page): Promise<SiteNote[]> {
-    if (!page.url().startsWith(this.base)) await page.goto(`${this.base}${P.publish}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
-    if (new URL(page.url()).pathname.startsWith(P.login)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
-    const d = await this.pageApi<{ notes: Array<{ id: string; display_title: string; time: string | number; type?: string; schedule_post_time?: number | null }> }>(
-      page,
-      `${this.base}${P.postedNotes}`,
-    );
-    return d.notes.map((n) => ({
-      id: n.id,
-      title: n.display_title,
-      url: `${P.noteUrl}${n.id}`,
-      createdAt: new Date(typeof n.time === 'number' ? n.time : Date.parse(n.time)),
-      status: n.schedule_post_time ? 'scheduled' : 'published',
-    }));
+    return inStep('notes', async () => {
+      if (!page.url().startsWith(this.base) || this.onLoginPage(page)) {
+        this.api.watch(page);
+        await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+      }
+      if (this.onLoginPage(page)) throw new SessionExpiredError(EXPIRED);
+      const out: SiteNote[] = [];
+      for (let n = 0, pages = 0; n >= 0 && pages < 3; pages++) {
+        const r = await this.postedPage(page, n);
+        out.push(...r.notes.map(toSiteNote));
+        n = r.next;
+      }
+      return out;
+    });
   }
 
   private onCreatorPage<T>(accountKey: string, session: SessionBlob, fn: (page: Page) => Promise<T>, what: string): Promise<T> {
     return this.withPage(accountKey, session, what, async (page) => {
-      await page.goto(`${this.base}${P.publish}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
-      if (new URL(page.url()).pathname.startsWith(P.login)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
+      this.api.watch(page);
+      await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+      if (this.onLoginPage(page)) throw new SessionExpiredError(EXPIRED);
       return fn(page);
     });
   }
 
-  override unreadCounts(accountKey: string, session: SessionBlob): Promise<UnreadCounts> {
-    return this.onCreatorPage(accountKey, session, (page) => this.pageApi<UnreadCounts>(page, `${this.edith}${P.unreadCount}`), '读取未读消息失败');
+  /** Not readable with a creator session (see INBOX_UNAVAILABLE): said plainly, and never an expired account. */
+  override unreadCounts(): Promise<UnreadCounts> {
+    return Promise.reject(new UnavailableError(INBOX_UNAVAILABLE));
   }
 
-  override comments(accountKey: string, session: SessionBlob): Promise<PlatformComment[]> {
-    return this.onCreatorPage(
-      accountKey,
-      session,
-      async (page) => {
-        const d = await this.pageApi<{
-          message_list: Array<{
-            id: string;
-            time: number;
-            type: string;
-            user_info?: { nickname?: string };
-            comment_info?: { content?: string };
-            item_info?: { id?: string; content?: string };
-          }>;
-        }>(page, `${this.edith}${P.mentions}`);
-        return (d.message_list ?? [])
-          .filter((m) => m.comment_info?.content)
-          .map((m) => ({
-            id: m.id,
-            noteId: m.item_info?.id ?? null,
-            noteTitle: m.item_info?.content ?? null,
-            author: m.user_info?.nickname ?? '小红书用户',
-            content: m.comment_info!.content!,
-            createdAt: new Date(m.time * 1000),
-          }));
-      },
-      '读取评论失败',
-    );
+  override comments(): Promise<PlatformComment[]> {
+    return Promise.reject(new UnavailableError(INBOX_UNAVAILABLE));
   }
 
+  /** Suggestions as the editor asks for them: POST to edith with the note's title and text, signed by the page. */
   override searchTopics(accountKey: string, session: SessionBlob, keyword: string): Promise<string[]> {
     return this.onCreatorPage(
       accountKey,
       session,
       async (page) => {
-        const d = await this.pageApi<{ topic_info_dtos?: Array<{ name: string }> }>(page, `${this.base}${P.topicSuggest}?keyword=${encodeURIComponent(keyword)}`);
+        const d = await this.api.post<{ topic_info_dtos?: Array<{ name: string }> }>(page, `${this.edith}${this.path('topicSuggest')}`, {
+          keyword,
+          suggest_topic_request: { title: '', desc: '' },
+          page: { page_size: 20, page: 1 },
+        });
         return (d.topic_info_dtos ?? []).map((t) => t.name);
       },
       '搜索话题失败',
@@ -259,76 +463,8 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   /** The data centre is read from its pages in the browser, so snapshots of this platform run on the publisher role. */
   readonly metricsUseBrowser = true;
 
-  /**
-   * 数据中心 through the creator pages: 账号概览's trend table gives the account's days (the last 30 complete days the
-   * page shows, up to "数据更新至"), 笔记数据 each note's totals as of that day. Only the part of `range` the pages
-   * cover comes back; older days are not offered by the site.
-   */
   async metrics(accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics> {
-    return this.withPage(accountKey, session, '读取数据中心失败', async (page) => {
-      const open = async (path: string) => {
-        await page.goto(`${this.base}${path}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
-        if (new URL(page.url()).pathname.startsWith(P.login)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
-        const text = await page.locator(S.data.updatedTo).first().textContent({ timeout: 20_000 });
-        const day = /(\d{4}-\d{2}-\d{2})/.exec(text ?? '')?.[1];
-        if (!day) throw new TransientPlatformError('小红书数据中心页面未显示数据日期');
-        return day;
-      };
-      const figure = (t: string | null | undefined) => {
-        const n = Number((t ?? '').replace(/[,\s]/g, ''));
-        if (!Number.isFinite(n)) throw new TransientPlatformError(`小红书数据中心的数字无法识别：${t ?? ''}`);
-        return n;
-      };
-      const inRange = (d: string) => d >= range.from && d <= range.to;
-
-      const lastDay = await open(P.accountData);
-      const cells = await page.locator(S.data.trendRows).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
-      const days: PlatformMetrics['days'] = cells
-        .filter((c) => c.length >= 8 && inRange(c[0]!))
-        .map((c) => ({
-          day: c[0]!,
-          views: figure(c[1]),
-          likes: figure(c[2]),
-          collects: figure(c[3]),
-          comments: figure(c[4]),
-          shares: figure(c[5]),
-          newFollowers: figure(c[6]),
-          followers: figure(c[7]),
-        }))
-        .sort((a, b) => (a.day < b.day ? -1 : 1));
-
-      const notes: PlatformMetrics['notes'] = [];
-      if (inRange(lastDay)) {
-        const notesDay = await open(P.notesData);
-        const items = await page.locator(S.data.noteItems).evaluateAll(
-          (els, sel) =>
-            els.map((el) => ({
-              id: el.getAttribute('data-note-id') ?? '',
-              title: el.querySelector(sel.title)?.textContent?.trim() ?? '',
-              time: el.querySelector(sel.time)?.textContent?.trim() ?? '',
-              cells: Object.fromEntries([...el.querySelectorAll(sel.cell)].map((c) => [c.getAttribute('data-key') ?? '', c.querySelector('.value')?.textContent?.trim() ?? ''])),
-            })),
-          { title: S.data.noteTitle, time: S.data.noteTime, cell: S.data.noteCell },
-        );
-        for (const it of items) {
-          const at = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/.exec(it.time);
-          if (!it.id || !at) continue;
-          notes.push({
-            day: notesDay,
-            noteId: it.id,
-            title: it.title,
-            url: `${P.noteUrl}${it.id}`,
-            publishedAt: new Date(`${at[1]}T${at[2]}:00+08:00`),
-            views: figure(it.cells.view),
-            likes: figure(it.cells.like),
-            collects: figure(it.cells.collect),
-            comments: figure(it.cells.comment),
-            shares: figure(it.cells.share),
-          });
-        }
-      }
-      return { lastDay, days, notes };
-    });
+    return this.withPage(accountKey, session, '读取数据中心失败', (page) => readXhsMetrics(page, this.base, this.profile(), range));
   }
 
   // The base class's page-less variants are not used: every web-API call runs in a page (signing).
