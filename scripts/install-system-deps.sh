@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Inkstone needs, only those missing (needs root, as on the project's machines).
-#   runtime: chromium + CJK and emoji fonts + hb-subset (cards; the publisher drives platform sites with a real browser)
+#   runtime: chromium + xvfb + CJK and emoji fonts + hb-subset (cards; the publisher drives platform sites with a real browser)
 #   test:    runtime + PostgreSQL and Redis servers for the integration suite
 set -euo pipefail
 mode=${1:-test}
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The X server headful Chromium draws on (BROWSER_HEADFUL=true without a DISPLAY); the pool's tests run it too.
+command -v Xvfb >/dev/null || need+=(xvfb)
 fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || need+=(fonts-noto-cjk)
 # Emoji on rendered cards (resvg draws outline fonts only, not colour bitmap emoji).
 fc-list 2>/dev/null | grep -qi 'Symbola' || need+=(fonts-symbola)

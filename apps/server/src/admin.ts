@@ -18,7 +18,10 @@ async function main() {
   }
   let container: Container | undefined;
   try {
-    const { values } = parseArgs({ args: rest, options: command.options, allowPositionals: false, strict: true });
+    const names = command.positionals ?? [];
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: names.length > 0, strict: true });
+    if (positionals.length > names.length) throw new Error(`多余的参数：${positionals.slice(names.length).join(' ')}`);
+    for (const [i, v] of positionals.entries()) (values as Record<string, unknown>)[names[i]!] = v;
     container = await createContainer({ ...loadConfig(), LOG_LEVEL: 'warn' });
     const result = await command.run(container, values as Record<string, string | boolean | undefined>);
     // Success is reported only once the database has been closed cleanly (PGlite flushes on close).

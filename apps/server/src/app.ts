@@ -43,6 +43,7 @@ import { installKnowledgeRecovery, registerKnowledge } from './modules/knowledge
 import { registerData } from './modules/data/data.module.js';
 import { registerAdmin } from './modules/admin/admin.module.js';
 import { registerAdminConsole } from './modules/admin/admin-console.module.js';
+import { registerPlatformHealth } from './modules/platform-health/platform-health.module.js';
 import { registerAgent } from './modules/agent/agent.module.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -217,6 +218,7 @@ async function registerModules(app: FastifyInstance, c: Container) {
         await registerData(api, c.data);
         await registerAdmin(api, c.admin);
         await registerAdminConsole(api, c.adminConsole);
+        await registerPlatformHealth(api, c.platformHealth);
         await registerAgent(api, c.agent, config);
       },
       { prefix: '/api' },

@@ -264,6 +264,10 @@ const schema = z
     CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
     BROWSER_MAX_CONTEXTS: z.coerce.number().int().min(1).max(32).default(3),
     BROWSER_IDLE_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** Chromium with a window instead of headless (sites flag headless logins); on DISPLAY, or an Xvfb the publisher starts. */
+    BROWSER_HEADFUL: z.preprocess(emptyToUndefined, bool.default(false)),
+    /** The X display for BROWSER_HEADFUL (the usual X variable); unset = the publisher starts its own Xvfb. */
+    DISPLAY: z.preprocess(emptyToUndefined, z.string().optional()),
     /** Where the publisher's browser reaches the sandbox platform; default: this server on loopback. */
     SANDBOX_PLATFORM_URL: z.preprocess(emptyToUndefined, optionalUrl),
     XHS_CREATOR_URL: z.url().default('https://creator.xiaohongshu.com'),
@@ -272,6 +276,17 @@ const schema = z
     PUBLISH_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(5000),
     /** How often comments, mentions and unread counts are fetched for every bound account. */
     PUBLISH_ENGAGEMENT_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
+    /**
+     * Per-account publish pacing by platform id, replacing the platform's default: JSON
+     * `{"xiaohongshu":{"minIntervalMs":7200000,"dailyCap":5,"jitterMs":600000}}`; `null` for a platform turns its pacing off.
+     */
+    PUBLISH_PACING: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .optional()
+        .transform((v, ctx) => parsePublishPacing(v, ctx)),
+    ),
   })
   .transform((c) => ({
     ...c,
@@ -311,6 +326,36 @@ function parseLlmModels(v: string | undefined, ctx: z.RefinementCtx): LlmModelCo
   }
   const ids = parsed.data.map((m) => m.id);
   if (new Set(ids).size !== ids.length || ids.includes('offline')) ctx.addIssue({ code: 'custom', message: 'model ids must be unique and not "offline"' });
+  return parsed.data;
+}
+
+const pacingSchema = z
+  .object({
+    minIntervalMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400_000),
+    dailyCap: z.number().int().min(1).max(1000),
+    jitterMs: z.number().int().min(0).max(86_400_000),
+  })
+  .strict();
+export type PublishPacingConfig = Partial<Record<'sandbox' | 'xiaohongshu' | 'wechat_mp', z.infer<typeof pacingSchema> | null>>;
+
+function parsePublishPacing(v: string | undefined, ctx: z.RefinementCtx): PublishPacingConfig {
+  if (!v) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object by platform id' });
+    return {};
+  }
+  const parsed = z.partialRecord(z.enum(['sandbox', 'xiaohongshu', 'wechat_mp']), pacingSchema.nullable()).safeParse(raw);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `[${i.path.join('.')}] ${i.message}` });
+    return {};
+  }
   return parsed.data;
 }
 

@@ -2,6 +2,7 @@ import { createMaterialSearch } from './integrations/materials/index.js';
 import { createAdmin } from './modules/admin/admin.module.js';
 import { createAdminConsole } from './modules/admin/admin-console.module.js';
 import type { Logger } from 'pino';
+import type { SiteProfileSource } from './integrations/platforms/site-steps.js';
 import { ConfigError, type Config } from './config.js';
 import { checkSandboxes } from './sandbox-guard.js';
 import { createLogger } from './logger.js';
@@ -33,6 +34,7 @@ import { createImageGenerator } from './integrations/imagegen/index.js';
 import { createTopic } from './modules/topic/topic.module.js';
 import { createKnowledge } from './modules/knowledge/knowledge.module.js';
 import { createAgent } from './modules/agent/agent.module.js';
+import { createPlatformHealth, createSiteProfiles } from './modules/platform-health/platform-health.module.js';
 
 export interface ContainerOptions {
   clock?: Clock;
@@ -56,7 +58,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const infra = await openInfrastructure(config, opts, log);
   const { database, redis, jobs, cacheBus } = infra;
   const integrations = await createIntegrations(config, infra, clock, log);
-  const base: ModuleBase = { ...infra, clock, log, dataDir: opts.database ? null : config.DATA_DIR };
+  // The operators' site-profile overrides (平台健康), read by the platform adapters at every use: before publishing.
+  const siteProfiles = createSiteProfiles({ db: infra.db, cacheBus, log });
+  await siteProfiles.load();
+  const base: ModuleBase = { ...infra, clock, log, dataDir: opts.database ? null : config.DATA_DIR, siteProfiles };
   const account = createAccountModules(config, base, integrations);
   const content = createContentModules(config, base, integrations, account);
   const { user, notice, vip, auth, activity } = account;
@@ -80,6 +85,18 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     switches: content.sources.switches,
     flags: { file: config.FEATURES_FILE ?? null, payload: flags.flags.payload },
   });
+  const platformHealth = createPlatformHealth({
+    db: infra.db,
+    clock,
+    log,
+    admin,
+    profiles: siteProfiles,
+    platforms: publishing.platforms,
+    accounts: publishing.accounts,
+    pool: publishing.pool,
+  });
+  publishing.publishing.useStepFailures(platformHealth.failures);
+  publishing.binding.useStepFailures(platformHealth.failures);
 
   return {
     config,
@@ -95,6 +112,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     ...content,
     admin,
     adminConsole,
+    platformHealth,
     /** Shortcuts to the modules' services, for the admin CLI and tests. */
     services: serviceShortcuts({ user, notice, vip, auth, activity, feedback, flags }),
     /** Runs queued jobs and schedules only where the worker or publisher role runs; a web-only process just enqueues. */
@@ -120,7 +138,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
 type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;
 type Integrations = Awaited<ReturnType<typeof createIntegrations>>;
 /** What every module may be handed: the infrastructure, the clock, the logger, and where files live (null in tests). */
-type ModuleBase = Infrastructure & { clock: Clock; log: Logger; dataDir: string | null };
+type ModuleBase = Infrastructure & { clock: Clock; log: Logger; dataDir: string | null; siteProfiles: SiteProfileSource };
 
 /** Integrations the modules are handed (the start banner lists the sandboxes among them). */
 async function createIntegrations(config: Config, { db, key, publicUrl }: Infrastructure, clock: Clock, log: Logger) {
@@ -158,7 +176,7 @@ function createAccountModules(config: Config, b: ModuleBase, { sms, wechat, paym
 
 /** Files, drafts, writing, publishing and the areas built on them, in dependency order; app.ts registers their routes. */
 function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integrations, { user, notice, vip }: ReturnType<typeof createAccountModules>) {
-  const { db, key, clock, log, jobs, publicUrl, cacheBus, dataDir } = b;
+  const { db, key, clock, log, jobs, publicUrl, cacheBus, dataDir, siteProfiles } = b;
   const { users } = user;
   const { points } = vip;
   // Files owns uploads: its storage serves publishing, graphic posts, feedback screenshots and knowledge files.
@@ -181,7 +199,20 @@ function createContentModules(config: Config, b: ModuleBase, { fetcher }: Integr
     cacheBus,
     switches: sources.switches,
   });
-  const publishing = createPublishing(config, { db, key, clock, log, jobs, publicUrl, dataDir, storage, fetcher, notify: notice.personal.notify, cacheBus });
+  const publishing = createPublishing(config, {
+    db,
+    key,
+    clock,
+    log,
+    jobs,
+    publicUrl,
+    dataDir,
+    storage,
+    fetcher,
+    notify: notice.personal.notify,
+    cacheBus,
+    profiles: siteProfiles,
+  });
   const imagegen = createImageGenerator(config, fetcher);
   const graphic = createGraphic({
     db,

@@ -25,5 +25,6 @@ export * from './api/admin-codes.js';
 export * from './api/admin-dashboard.js';
 export * from './api/admin-notices.js';
 export * from './api/admin-models.js';
+export * from './api/admin-platform-health.js';
 export * from './api/agent.js';
 export * from './api/routes.js';

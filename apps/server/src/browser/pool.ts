@@ -1,9 +1,11 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyBaseLogger } from 'fastify';
+import { contextOptions, disguisePage, fingerprintFor, splitSession, withBrowser, type Fingerprint } from './fingerprint.js';
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -18,6 +20,13 @@ export interface BrowserPoolOptions {
    * work must go to a publisher through the job queue), so it throws instead of quietly launching one.
    */
   canLaunch?: boolean;
+  /**
+   * Chromium with a window (BROWSER_HEADFUL): even new headless differs from a desktop Chrome in ways pages can
+   * measure. It draws on `display`, or on an Xvfb the pool starts (and stops on close) when that is unset.
+   */
+  headful?: boolean;
+  /** An X display for headful Chromium (DISPLAY); unset = the pool's own Xvfb. */
+  display?: string;
 }
 
 /** Thrown when browser work reaches a process that must not start Chromium (no publisher role). */
@@ -72,6 +81,11 @@ function newPageOf(context: BrowserContext): Promise<Page> {
 }
 
 const LAUNCH_ARGS = [
+  // Without it Blink sets navigator.webdriver, the first thing a bot check reads.
+  '--disable-blink-features=AutomationControlled',
+  // The browser's own default for what no override reaches (requests before a page's override is set).
+  '--lang=zh-CN',
+  '--accept-lang=zh-CN,zh',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -81,6 +95,52 @@ const LAUNCH_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
+
+/** An X server the pool started for headful Chromium. */
+interface VirtualDisplay {
+  proc: ChildProcess;
+  /** `:<n>` */
+  display: string;
+  exited: boolean;
+}
+
+const XVFB_MISSING = 'BROWSER_HEADFUL=true needs an X display: DISPLAY is unset and Xvfb is not installed (Debian: apt-get install xvfb, as scripts/install-system-deps.sh does)';
+
+/**
+ * Starts Xvfb on a free display. With `-displayfd` the server itself takes the first display number it can listen on
+ * (no race with another X server starting beside it) and writes it once it accepts connections.
+ */
+function startXvfb(): Promise<VirtualDisplay> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    const vd: VirtualDisplay = { proc, display: '', exited: false };
+    let stderr = '';
+    let reported = '';
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      reject(err);
+    };
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      fail(new Error(`Xvfb reported no display within 10 s: ${stderr.trim().slice(-500)}`));
+    }, 10_000);
+    proc.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+    });
+    (proc.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => {
+      reported += d.toString();
+      if (!reported.includes('\n')) return;
+      clearTimeout(timer);
+      vd.display = `:${reported.trim()}`;
+      resolve(vd);
+    });
+    proc.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'ENOENT' ? new Error(XVFB_MISSING) : err));
+    proc.once('exit', (code, signal) => {
+      vd.exited = true;
+      fail(new Error(`Xvfb exited (${code ?? signal}) before reporting a display: ${stderr.trim().slice(-500)}`));
+    });
+  });
+}
 
 /**
  * One warm chromium, launched on first use, shared by every account: a context per account built
@@ -96,6 +156,14 @@ export class BrowserPool {
   private readonly marker = `--inkstone-pool=${randomUUID()}`;
   private sweep: NodeJS.Timeout | undefined;
   private closed = false;
+  private xvfb: VirtualDisplay | null = null;
+  /** A server exiting without close() (a fatal error) must not leave its Xvfb behind. */
+  private readonly stopXvfbOnExit = () => this.xvfb?.proc.kill('SIGTERM');
+  private displayLogged = '';
+  /** The fingerprint each live context presents; `sessionState` stores its device part with the session. */
+  private readonly fingerprints = new WeakMap<BrowserContext, Fingerprint>();
+  /** Per page, the CDP overrides of its fingerprint being applied; a page is handed out only once they are. */
+  private readonly disguised = new WeakMap<Page, Promise<void>>();
   launches = 0;
   crashes = 0;
 
@@ -111,7 +179,12 @@ export class BrowserPool {
       this.launching = (async () => {
         // Loaded on first launch: Playwright is ~80 MB of a process that may never start a browser (web, worker).
         const { chromium } = await import('playwright-core');
-        const browser = await chromium.launch({ executablePath: this.opts.executablePath, headless: true, args: [...LAUNCH_ARGS, this.marker] });
+        const display = await this.displayArgs();
+        const browser = await chromium.launch({
+          executablePath: this.opts.executablePath,
+          headless: !this.opts.headful,
+          args: [...LAUNCH_ARGS, ...display, this.marker],
+        });
         this.launches += 1;
         browser.on('disconnected', () => {
           if (this.browser === browser) this.browser = null;
@@ -130,6 +203,73 @@ export class BrowserPool {
       });
     }
     return this.launching;
+  }
+
+  /** Headful: the X display Chromium draws on (`--display`, so the environment stays config.ts's), started if needed. */
+  private async displayArgs(): Promise<string[]> {
+    if (!this.opts.headful) return [];
+    let display = this.opts.display;
+    let source = 'DISPLAY';
+    if (!display) {
+      if (!this.xvfb || this.xvfb.exited) {
+        if (this.xvfb) this.opts.log.warn({ display: this.xvfb.display }, 'Xvfb exited; starting another');
+        this.xvfb = await startXvfb();
+        process.once('exit', this.stopXvfbOnExit);
+        const vd = this.xvfb;
+        vd.proc.once('exit', () => {
+          vd.exited = true;
+          process.off('exit', this.stopXvfbOnExit);
+        });
+      }
+      display = this.xvfb.display;
+      source = 'Xvfb started by the browser pool';
+    }
+    if (this.displayLogged !== display) {
+      this.displayLogged = display;
+      this.opts.log.info({ display }, `headful Chromium on X display ${display} (${source})`);
+    }
+    return [`--display=${display}`];
+  }
+
+  /**
+   * A context presenting the fingerprint stored with `session`, or else the one derived from `key`; its pages get
+   * the per-page overrides as they open, popups included.
+   */
+  private async newContext(browser: Browser, key: string, session: string | null): Promise<BrowserContext> {
+    const { storageState, profile } = splitSession(session);
+    const fp = profile ? withBrowser(profile, browser.version()) : fingerprintFor(key, browser.version());
+    const context = await browser.newContext({ ...contextOptions(fp), storageState });
+    this.fingerprints.set(context, fp);
+    context.on('page', (page) => void this.disguise(context, page, fp).catch(() => undefined));
+    return context;
+  }
+
+  private disguise(context: BrowserContext, page: Page, fp: Fingerprint): Promise<void> {
+    let done = this.disguised.get(page);
+    if (!done) {
+      done = disguisePage(context, page, fp);
+      this.disguised.set(page, done);
+    }
+    return done;
+  }
+
+  /** A page of a pool context, ready: its fingerprint's overrides are in place before the caller navigates. */
+  private async readyPage(context: BrowserContext, page: Page): Promise<Page> {
+    const fp = this.fingerprints.get(context);
+    if (fp) await this.disguise(context, page, fp);
+    return page;
+  }
+
+  /**
+   * The context's storage state as a session blob, with the device it presented under `fingerprint`: the next
+   * context made from it (`withPage`) presents the same screen, cores and location as the one the user logged in with.
+   */
+  async sessionState(context: BrowserContext): Promise<string> {
+    const state = await context.storageState();
+    const fp = this.fingerprints.get(context);
+    if (!fp) return JSON.stringify(state);
+    const { userAgent: _ua, browserVersion: _v, ...device } = fp;
+    return JSON.stringify({ ...state, fingerprint: device });
   }
 
   private ensureSweep() {
@@ -166,11 +306,7 @@ export class BrowserPool {
       }
       if (!cached) {
         const browser = await this.getBrowser();
-        const context = await browser.newContext({
-          storageState: storageState ? (JSON.parse(storageState) as Exclude<Parameters<Browser['newContext']>[0], undefined>['storageState']) : undefined,
-          viewport: { width: 1280, height: 860 },
-          locale: 'zh-CN',
-        });
+        const context = await this.newContext(browser, key, storageState);
         cached = { context, stateKey, lastUsed: Date.now(), busy: 0, idlePage: null };
         this.contexts.set(key, cached);
       }
@@ -182,6 +318,7 @@ export class BrowserPool {
         page = entry.idlePage && !entry.idlePage.isClosed() ? entry.idlePage : undefined;
         entry.idlePage = null;
         page ??= await newPageOf(entry.context);
+        await this.readyPage(entry.context, page);
         const result = await fn(page, entry.context);
         succeeded = true;
         return result;
@@ -204,9 +341,9 @@ export class BrowserPool {
   async openPage(key: string): Promise<Page> {
     await this.release(key);
     const browser = await this.getBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
+    const context = await this.newContext(browser, key, null);
     this.contexts.set(key, { context, stateKey: `login:${randomUUID()}`, lastUsed: Date.now(), busy: 0, idlePage: null });
-    return context.newPage();
+    return this.readyPage(context, await context.newPage());
   }
 
   /** The live page opened by `openPage(key)`, if any. */
@@ -285,5 +422,13 @@ export class BrowserPool {
     const b = this.browser ?? (this.launching ? await this.launching.catch(() => null) : null);
     this.browser = null;
     await b?.close().catch(() => undefined);
+    const vd = this.xvfb;
+    this.xvfb = null;
+    if (vd && !vd.exited) {
+      const gone = new Promise((r) => vd.proc.once('exit', r));
+      vd.proc.kill('SIGTERM');
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 5000).unref())]);
+    }
+    process.off('exit', this.stopXvfbOnExit);
   }
 }

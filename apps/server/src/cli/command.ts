@@ -9,6 +9,8 @@ export interface AdminCommand {
   description: string;
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /** Names given to leading positional arguments, in order (`platform:canary xiaohongshu` sets `platform`). */
+  positionals?: string[];
   run(c: Container, args: Record<string, string | boolean | undefined>): Promise<unknown>;
 }
 

@@ -6,6 +6,7 @@ import { vipCommands } from './vip.commands.js';
 import { writingCommands } from './writing.commands.js';
 import { topicCommands } from './topic.commands.js';
 import { adminCommands } from './admin.commands.js';
+import { platformCommands } from './platform.commands.js';
 
 export type { AdminCommand } from './command.js';
 
@@ -18,4 +19,5 @@ export const commands: Record<string, AdminCommand> = {
   ...writingCommands,
   ...topicCommands,
   ...adminCommands,
+  ...platformCommands,
 };

@@ -23,6 +23,7 @@ const outsideContract: Record<string, string> = {
   'GET /api/admin/audit/export.csv': 'file download',
   'GET /publish-api/publish/screenshot': 'file download',
   'GET /api/admin/codes/export.csv': 'file download',
+  'GET /api/admin/platform-health/screenshot': 'file download (PNG, fetched as a blob)',
   // GrowthBook's SDK protocol: the SDK fetches its own payload, not an envelope.
   'GET /api/features': 'GrowthBook payload',
   'GET /api/features/:clientKey': 'GrowthBook payload',

@@ -68,6 +68,8 @@ export const publishApi = {
 
   publish: (body: ApiBody<'/publish-api/publish/article'>) => api.post('/publish-api/publish/article', body),
   result: (publishId: string) => api.get('/publish-api/publish/result', { publishId }, { silent: true }),
+  /** The accounts' next free publishing slot under their platform's pacing (a hint in the dialog: failures stay quiet). */
+  nextSlot: (accountIds: number[]) => api.get('/publish-api/publish/next-slot', { accountIds: accountIds.join(',') }, { silent: true }),
   /** The signed-in user's publish history from the server (any browser), newest first. */
   records: (q: { accountId?: number; pageNum: number; pageSize: number }) => api.get('/publish/record/list', q, { silent: true }),
   /** The screenshot needs the login header, so it is fetched as a blob rather than linked. */

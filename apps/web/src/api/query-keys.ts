@@ -80,6 +80,7 @@ export const queryKeys = {
     records: (accountId: number | null, pageNum: number) => ['publish-records', accountId, pageNum] as const,
     history: ['publish-history'] as const,
     result: (publishId: string) => ['publish-result', publishId] as const,
+    nextSlot: (accountIds: number[]) => ['publish-next-slot', accountIds.join(',')] as const,
     xhsTags: (text: string) => ['xhs-tags', text] as const,
     intentComments: (accountId: number | null, pageNum: number) => ['intent-comments', accountId, pageNum] as const,
   },

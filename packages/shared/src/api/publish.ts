@@ -141,6 +141,8 @@ export const unreadCountsSchema = z.object({
   likes: z.number().int(),
   connections: z.number().int(),
   mentions: z.number().int(),
+  /** Set when this platform's login cannot read its inbox: why, in Chinese (the counts are then not real). */
+  unavailable: z.string().optional(),
 });
 export type UnreadCountsReply = z.infer<typeof unreadCountsSchema>;
 
@@ -239,6 +241,32 @@ export const publishArticleReply = z.object({
   jobs: z.array(z.object({ accountId: z.number().int(), jobId: z.string(), platform: z.string(), status: publishJobStatusSchema, runAt: z.string() })),
 });
 export type PublishArticleReply = z.infer<typeof publishArticleReply>;
+
+/** `accountIds=1,2`: the accounts whose next free publishing slot the scheduler shows. */
+export const nextSlotQuery = z.object({
+  accountIds: z
+    .string({ error: '请提供 accountIds' })
+    .regex(/^\d{1,15}(,\d{1,15}){0,49}$/, 'accountIds 必须是逗号分隔的账号 id（最多50个）')
+    .transform((v) => [...new Set(v.split(',').map(Number))])
+    .pipe(z.array(z.number().int().positive('accountId 无效')).min(1)),
+});
+export const pacingReasons = ['interval', 'daily_cap'] as const;
+export const nextSlotSchema = z.object({
+  accountId: z.number().int(),
+  platform: z.string(),
+  /** The earliest time the account may publish again (now when it is free). */
+  nextSlot: z.string(),
+  /** Why it is not now: too soon after (or before) another note, or the China day's cap is reached; null when free. */
+  reason: z.enum(pacingReasons).nullable(),
+  /** The platform's pacing rule; both null when the platform has none. */
+  minIntervalMs: z.number().int().nullable(),
+  dailyCap: z.number().int().nullable(),
+  /** The account's notes published or queued for today (Asia/Shanghai). */
+  usedToday: z.number().int(),
+});
+export type NextSlot = z.infer<typeof nextSlotSchema>;
+export const nextSlotReply = z.object({ slots: z.array(nextSlotSchema) });
+export type NextSlotReply = z.infer<typeof nextSlotReply>;
 
 export const publishResultQuery = z.object({ publishId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'publishId 无效') });
 export const publishJobSchema = z.object({

@@ -89,6 +89,15 @@ import type { adminDashboardQuery, adminDashboardSchema, adminJobRetryBody, admi
 import type { adminNoticeCreateBody, adminNoticeIdBody, adminNoticePageSchema, adminNoticeQuery, adminNoticeSchema } from './admin-notices.js';
 import type { adminCodeBatchBody, adminCodeBatchPageSchema, adminCodeBatchSchema, adminCodeGenerateBody, adminRedemptionPageSchema, adminRedemptionQuery } from './admin-codes.js';
 import type {
+  adminPlatformHealthListSchema,
+  adminPlatformQuery,
+  adminSiteProfileRollbackBody,
+  adminSiteProfileSaveBody,
+  adminSiteProfileSchema,
+  adminStepFailurePageSchema,
+  adminStepFailureQuery,
+} from './admin-platform-health.js';
+import type {
   dataAccountsSchema,
   dataHeatmapSchema,
   dataNotesPageSchema,
@@ -167,6 +176,8 @@ import type {
   loginConnectReply,
   loginCookieReply,
   loginScanReply,
+  nextSlotQuery,
+  nextSlotReply,
   passthroughBody,
   passthroughReply,
   platformAccountSchema,
@@ -389,6 +400,12 @@ export interface ApiRoutes {
   '/admin/sources': Get<typeof adminSourceListSchema>;
   '/admin/sources/switch': Post<typeof adminSourceSchema, typeof adminSourceSwitchBody>;
   '/admin/flags': Get<typeof adminFlagsSchema>;
+  // operators' console: 平台健康 (/admin/platform-health/screenshot answers a PNG, outside this map)
+  '/admin/platform-health': Get<typeof adminPlatformHealthListSchema>;
+  '/admin/platform-health/failures': Get<typeof adminStepFailurePageSchema, typeof adminStepFailureQuery>;
+  '/admin/platform-health/profile': Get<typeof adminSiteProfileSchema, typeof adminPlatformQuery>;
+  '/admin/platform-health/profile/save': Post<typeof adminSiteProfileSchema, typeof adminSiteProfileSaveBody>;
+  '/admin/platform-health/profile/rollback': Post<typeof adminSiteProfileSchema, typeof adminSiteProfileRollbackBody>;
   // notices and feedback
   '/notice/bubble': Get<typeof noticeBubbleSchema>;
   '/notice/v2/list': Get<typeof noticePageSchema, typeof noticeListQuery>;
@@ -432,6 +449,7 @@ export interface ApiRoutes {
   '/publish-api/publish/passthrough': Post<typeof passthroughReply, typeof passthroughBody>;
   '/publish-api/publish/article': Post<typeof publishArticleReply, typeof publishArticleBody>;
   '/publish-api/publish/result': Get<typeof publishResultReply, typeof publishResultQuery>;
+  '/publish-api/publish/next-slot': Get<typeof nextSlotReply, typeof nextSlotQuery>;
   '/publish/v4/account/bind': Post<typeof platformAccountSchema, typeof accountBindBody>;
   '/publish/account/unbind': Post<Null, typeof accountUnbindBody>;
   '/publish/account/top': Post<typeof platformAccountSchema, typeof accountTopBody>;

@@ -14,3 +14,4 @@ export * from './admin.js';
 export * from './catalogue.js';
 export * from './agent.js';
 export * from './sources.js';
+export * from './platform-health.js';

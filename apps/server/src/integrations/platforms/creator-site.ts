@@ -126,7 +126,8 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
       }
       if (!(await this.openPublishPage(page))) throw new SessionExpiredError('登录未完成');
       const profile = await this.readProfile(page);
-      const session = JSON.stringify(await page.context().storageState());
+      // The storage state with the browser identity this login showed: the account presents the same one from now on.
+      const session = await this.pool.sessionState(page.context());
       return { session, profile };
     } catch (err) {
       throw this.wrap(err, '读取登录信息失败');
@@ -178,7 +179,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
             await opts.beforeSubmit();
           },
         });
-        const after = JSON.stringify(await context.storageState());
+        const after = await this.pool.sessionState(context);
         return after !== session ? { ...result, session: after } : result;
       } catch (err) {
         const wrapped = this.wrap(err, '发布失败');

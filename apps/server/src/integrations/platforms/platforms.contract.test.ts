@@ -16,7 +16,7 @@ import { SandboxSite } from './sandbox-site.js';
 import { SandboxPlatformAdapter } from './sandbox.js';
 import { XiaohongshuAdapter } from './xiaohongshu/adapter.js';
 import { WechatMpPublisher } from './wechat-mp.js';
-import { ContentRejectedError, SessionExpiredError, textLength, type AccountProfile, type PlatformAdapter, type SessionBlob } from './types.js';
+import { ContentRejectedError, SessionExpiredError, UnavailableError, textLength, type AccountProfile, type PlatformAdapter, type SessionBlob } from './types.js';
 
 /** What the suite needs from each platform's remote side besides the adapter. */
 interface Harness {
@@ -71,11 +71,11 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
       };
     },
   },
-  {
-    name: 'xiaohongshu (local page set)',
+  ...(['2026', '2025'] as const).map((generation): { name: string; start(): Promise<Harness> } => ({
+    name: `xiaohongshu (${generation} page set)`,
     async start() {
-      const standin = await startXhsCreatorStandin();
-      const adapter = new XiaohongshuAdapter(pool, { creatorUrl: standin.url, edithUrl: standin.url });
+      const standin = await startXhsCreatorStandin({ generation });
+      const adapter = new XiaohongshuAdapter(pool, { creatorUrl: standin.url, edithUrl: standin.url, typingDelayMs: 0 });
       return {
         adapter,
         async login() {
@@ -103,7 +103,7 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
         close: () => standin.close(),
       };
     },
-  },
+  })),
   {
     name: 'wechat_mp (API stand-in)',
     async start() {
@@ -120,7 +120,11 @@ const cases: Array<{ name: string; start(): Promise<Harness> }> = [
           return adapter.completeLogin(start.state);
         },
         notesTitled: (title) => standin.published.filter((p) => p.title === title).length,
-        noteImages: (title) => standin.published.find((p) => p.title === title)?.content ?? null,
+        // Image notes are 贴图 (newspic): the stand-in keeps the hashes of their images in order.
+        noteImages: (title) => {
+          const p = standin.published.find((x) => x.title === title);
+          return p ? (p.articleType === 'newspic' ? p.imageSha256 : p.content) : null;
+        },
         rejectNext: () => standin.failNext('/cgi-bin/draft/add', 45003, 'title size out of limit'),
         expire: () => JSON.stringify({ ...creds, appSecret: 'reset-by-owner' }),
         close: () => standin.close(),
@@ -200,6 +204,12 @@ describe.each(cases)('platform adapter contract: $name', ({ start }) => {
   it('reads stats and unread counts in Xiaohongshu shape', async () => {
     const stats = await h.adapter.stats('acct-1', session);
     expect(stats.noteCount).toBeGreaterThanOrEqual(1);
+    // A login that cannot read the inbox says so (typed), instead of answering zeros.
+    if (h.adapter.inboxUnavailable) {
+      await expect(h.adapter.unreadCounts('acct-1', session)).rejects.toBeInstanceOf(UnavailableError);
+      await expect(h.adapter.comments('acct-1', session)).rejects.toBeInstanceOf(UnavailableError);
+      return;
+    }
     const unread = await h.adapter.unreadCounts('acct-1', session);
     expect(Object.keys(unread).sort()).toEqual(['connections', 'likes', 'mentions', 'unread_count']);
     expect(Array.isArray(await h.adapter.comments('acct-1', session))).toBe(true);

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { BrowserPool } from '../../browser/pool.js';
 import { CreatorSiteAdapter, cookieHeader, type SiteNote } from './creator-site.js';
 import type { ImageFile } from './images.js';
+import { builtInProfiles, effectiveProfile, inStep, locate, type SiteProfile, type SiteProfileSource } from './site-steps.js';
 import {
   CaptchaError,
   ContentRejectedError,
@@ -43,6 +44,17 @@ export const sandboxSelectors = {
 const S = sandboxSelectors;
 
 /**
+ * The publish form's steps as a site profile, so 平台健康 can override them (and shows their failures) on the sandbox
+ * as on a real site. Login and the notes list keep their fixed selectors above.
+ */
+export const sandboxProfile: SiteProfile = {
+  paths: {},
+  steps: { 'upload.input': [S.images], title: [S.title], body: [S.body], topics: [S.topics], schedule: [S.schedule], submit: [S.submit] },
+};
+/** A step's wait: the sandbox page is served locally, so a locator that finds nothing in 5 s finds nothing. */
+const STEP_MS = 5_000;
+
+/**
  * 沙箱 platform adapter: drives the simulated creator site served by our own server with the same
  * browser automation a real creator site gets. `baseUrl` is read lazily: the server knows its own
  * port only once it listens.
@@ -51,6 +63,7 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   readonly id = 'sandbox' as const;
   readonly label = '沙箱平台';
   readonly sandbox = true;
+  readonly siteProfile = sandboxProfile;
   readonly limits: PlatformLimits = {
     titleMax: 20,
     titleRequired: true,
@@ -71,8 +84,14 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
      * so they load from whatever origin the page came from and the CSP's 'self' covers them.
      */
     private readonly sameServer = false,
+    /** The operators' overrides (平台健康), read at every publish. */
+    private readonly profiles: SiteProfileSource = builtInProfiles,
   ) {
     super(pool);
+  }
+
+  private profile(): SiteProfile {
+    return effectiveProfile(sandboxProfile, this.profiles.override(this.id));
   }
 
   /** A link shown to users, resolved against the page the automation read it from. */
@@ -129,13 +148,19 @@ export class SandboxPlatformAdapter extends CreatorSiteAdapter {
   }
 
   protected async fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult> {
-    await page.locator(S.images).setInputFiles(images.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer })));
-    await page.locator(S.title).fill(content.title);
-    await page.locator(S.body).fill(htmlToText(content.body));
-    if (content.topics.length) await page.locator(S.topics).fill(content.topics.join(','));
-    if (opts.scheduleAt) await page.locator(S.schedule).fill(opts.scheduleAt.toISOString().slice(0, 16));
+    const p = this.profile();
+    const step = (key: string, state?: 'attached') => inStep(key, () => locate(page, p, key, this.label, { timeoutMs: STEP_MS, state }));
+    // A step that fails carries its key; CreatorSiteAdapter.publish turns it into the diagnostic 平台健康 shows.
+    await inStep('upload', async () => (await step('upload.input', 'attached')).setInputFiles(images.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer }))));
+    await inStep('title', async () => (await step('title')).fill(content.title));
+    await inStep('body', async () => (await step('body')).fill(htmlToText(content.body)));
+    if (content.topics.length) await inStep('topics', async () => (await step('topics')).fill(content.topics.join(',')));
+    if (opts.scheduleAt) await inStep('schedule', async () => (await step('schedule')).fill(opts.scheduleAt!.toISOString().slice(0, 16)));
+    const submit = await step('submit');
+    // The canary: every step ran and the submit is there; nothing is clicked, nothing is posted.
+    if (opts.dryRun) return { status: 'published', url: null, noteId: null, stoppedBeforeSubmit: true };
     await opts.beforeSubmit();
-    const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), page.locator(S.submit).click()]);
+    const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), submit.click()]);
     if (new URL(page.url()).pathname.endsWith('/login')) throw new SessionExpiredError('登录已失效，请重新扫码绑定');
     const status = response?.status() ?? 0;
     if (status === 461 || (await page.locator(S.captcha).count())) throw new CaptchaError('平台要求安全验证，请重新登录该账号');

@@ -50,10 +50,7 @@ export function effectiveProfile(builtIn: SiteProfile, override: SiteProfileOver
   return { paths: { ...builtIn.paths, ...override.paths }, steps: { ...builtIn.steps, ...override.steps } };
 }
 
-const selectorList = z
-  .array(z.string().trim().min(1, '选择器不能为空').max(300, '选择器最长300个字符'))
-  .min(1, '每一步至少需要一个选择器')
-  .max(12, '每一步最多12个选择器');
+const selectorList = z.array(z.string().trim().min(1, '选择器不能为空').max(300, '选择器最长300个字符')).min(1, '每一步至少需要一个选择器').max(12, '每一步最多12个选择器');
 
 /**
  * Checks an operator's override against the built-in profile: only known keys, paths that stay on the site, selectors
@@ -61,7 +58,16 @@ const selectorList = z
  */
 export function validateOverride(builtIn: SiteProfile, candidate: unknown): { ok: true; override: SiteProfileOverride } | { ok: false; errors: string[] } {
   const schema = z.strictObject({
-    paths: z.record(z.string(), z.string().trim().regex(/^\/[^\s]*$/, '路径必须以 / 开头且不含空白').max(300)).optional(),
+    paths: z
+      .record(
+        z.string(),
+        z
+          .string()
+          .trim()
+          .regex(/^\/[^\s]*$/, '路径必须以 / 开头且不含空白')
+          .max(300),
+      )
+      .optional(),
     steps: z.record(z.string(), selectorList).optional(),
   });
   const parsed = schema.safeParse(candidate);
@@ -170,6 +176,13 @@ export async function locate(page: Page, profile: SiteProfile, key: string, plat
     if (Date.now() >= deadline) throw new StepFailedError(key, selectors, platformLabel);
     await page.waitForTimeout(200);
   }
+}
+
+/** Any of a step's locators (they may mix CSS and text engines, so they are combined with `or`, not a comma). */
+export function anyOf(page: Page, profile: SiteProfile, key: string): Locator {
+  const [first, ...rest] = profile.steps[key] ?? [];
+  if (!first) throw new StepFailedError(key, [], '');
+  return rest.reduce((acc, sel) => acc.or(page.locator(sel)), page.locator(first)).first();
 }
 
 /** Like `locate`, but null instead of a failure after `timeoutMs` (for optional steps: dialogs, a tab already active). */

@@ -1,4 +1,5 @@
 import type { ImageLoader } from './images.js';
+import type { SiteProfile, StepDiagnostic } from './site-steps.js';
 
 /**
  * One interface for every publishing platform. Shared code (binding, publishing jobs, engagement)
@@ -20,6 +21,18 @@ export interface PlatformLimits {
    * 'queue': our job waits until the time; null: scheduling not offered.
    */
   schedule: { mode: 'native' | 'queue'; minAheadMs: number; maxAheadMs: number } | null;
+  /**
+   * Per-account spacing of notes: platforms that punish automated bursts (小红书 warns, then mutes the account) get
+   * it by default; absent: publish as fast as asked. The operator's PUBLISH_PACING replaces it.
+   */
+  pacing?: PlatformPacing;
+}
+
+/** `minIntervalMs` between any two notes of one account, at most `dailyCap` per China day, pushed jobs get [0, jitterMs) more. */
+export interface PlatformPacing {
+  minIntervalMs: number;
+  dailyCap: number;
+  jitterMs: number;
 }
 
 export interface PublishContent {
@@ -32,6 +45,11 @@ export interface PublishContent {
   images: string[];
   /** Without the leading '#'. */
   topics: string[];
+  /**
+   * Made with a model (text or images): the platform's own AI-content declaration is set where it has one
+   * (小红书「笔记含AI合成内容」), as 《人工智能生成合成内容标识办法》 requires.
+   */
+  aiGenerated?: boolean;
 }
 
 export interface AccountProfile {
@@ -78,14 +96,22 @@ export interface PublishOptions {
   beforeSubmit(): Promise<void>;
   /** Turns content images into files (our stored uploads, data: URLs, public URLs via the SSRF-safe client). */
   images?: ImageLoader;
+  /** The canary: run every step up to, not including, the final submit, then stop without posting anything. */
+  dryRun?: boolean;
 }
 
 export interface PublishResult {
-  status: 'published' | 'scheduled' | 'reviewing';
+  /** 'rejected': the platform took the note but did not approve it (小红书「未通过」). */
+  /** 'draft': saved on the platform, not published (a WeChat account without API publishing); the owner publishes it there. */
+  status: 'published' | 'scheduled' | 'reviewing' | 'rejected' | 'draft';
   url: string | null;
   noteId: string | null;
   /** The session after the run (cookies refreshed), when it changed. */
   session?: SessionBlob;
+  /** The canary's dry run stopped before the final submit: nothing was posted. */
+  stoppedBeforeSubmit?: boolean;
+  /** What went out differently from what was asked, in Chinese (a topic the platform did not offer, skipped). */
+  warnings?: string[];
 }
 
 /** One account's figures for one calendar day (Asia/Shanghai): `followers` at the end of the day, the rest that day's amounts. */
@@ -133,7 +159,7 @@ export interface PlatformAdapter {
   readonly limits: PlatformLimits;
   /**
    * How an image note (图文) is published: 'native' as the platform's own image note (images, title, body, topics),
-   * 'inline' as an article with every image in the body (platforms without image notes, e.g. WeChat MP).
+   * 'inline' as an article with every image in the body (platforms without image notes).
    */
   readonly imageNotes: 'native' | 'inline';
   /** Login, session checks and publishing drive Chromium: only a publisher process may run them. */
@@ -143,9 +169,17 @@ export interface PlatformAdapter {
    * false: it is an HTTP API call and runs on the worker role, whatever `usesBrowser` says of publishing.
    */
   readonly metricsUseBrowser?: boolean;
+  /**
+   * Why this platform's login cannot read unread counts and comments (Chinese, shown to the creator), when it cannot:
+   * the engagement sync then skips them instead of failing or faking zeros.
+   */
+  readonly inboxUnavailable?: string;
+  /** A browser-driven site's built-in paths and step locators, which an operator may override at run time. */
+  readonly siteProfile?: SiteProfile;
 
   startLogin(ownerKey: string, input: Record<string, unknown>): Promise<LoginStart>;
-  pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null }>;
+  /** `error`: why a 'failed' login failed, in Chinese (a captcha after the scan). */
+  pollLogin(state: string): Promise<{ scanState: ScanState; qrImage?: string | null; error?: string }>;
   completeLogin(state: string): Promise<{ session: SessionBlob; profile: AccountProfile }>;
   /** Frees whatever the login holds (a browser page). Safe to call twice. */
   cancelLogin(state: string): Promise<void>;
@@ -175,6 +209,8 @@ export class PlatformError extends Error {
   /** Worth retrying: network trouble, a crashed browser, a slow page. */
   readonly transient: boolean = false;
   screenshot?: Buffer;
+  /** Set when the failure happened inside a named step of a site's automation (what the console's 平台健康 shows). */
+  diagnostic?: StepDiagnostic;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -194,6 +230,8 @@ export class RateLimitedError extends PlatformError {
 export class TransientPlatformError extends PlatformError {
   override readonly transient = true;
 }
+/** The platform does not give this kind of login that capability (XHS creator login: no inbox). Not an account failure. */
+export class UnavailableError extends PlatformError {}
 /** The login state is unknown or gone (process restarted, QR expired). */
 export class LoginGoneError extends PlatformError {}
 

@@ -30,10 +30,46 @@ export interface WechatMpPublisherOptions {
   now?: () => number;
 }
 
+/** The session blob: the credentials and what binding learnt about the account. */
 interface Credentials {
   appId: string;
   appSecret: string;
+  /**
+   * Whether WeChat lets the account publish through the API (freepublish). Since July 2025 personal-subject,
+   * unverified and un-verifiable accounts get 48001 there and can only add drafts. Absent in blobs bound before that
+   * was known: found out on first use.
+   */
+  canPublish?: boolean;
 }
+
+const UNAUTHORIZED = 48001;
+/** uploadimg: "jpg/png, 大小必须在1MB以下"; kept under 10^6 bytes so it holds whichever megabyte WeChat counts. */
+const INLINE_MAX_BYTES = 1_000_000;
+/** add_material type=image: bmp/png/jpeg/jpg/gif up to 10 MB. */
+const MATERIAL_MAX_BYTES = 10 * 1024 * 1024;
+const MATERIAL_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp']);
+/** Decoding bombs: a small file claiming a huge canvas is refused before its pixels are allocated. */
+const MAX_PIXELS = 80_000_000;
+/** newspic (贴图): at most 20 images, the first is the cover. */
+const NEWSPIC_MAX_IMAGES = 20;
+/** Re-encoding steps, gentlest first: quality at full size, then smaller (each ~3/4 of the last edge). */
+const JPEG_STEPS: ReadonlyArray<readonly [scale: number, quality: number]> = [
+  [1, 85],
+  [1, 72],
+  [1, 60],
+  [0.75, 70],
+  [0.56, 70],
+  [0.42, 70],
+  [0.32, 70],
+  [0.24, 70],
+  [0.18, 70],
+];
+/** Where a 48001 is answered, in the user's words. */
+const API_NAMES: Array<[prefix: string, name: string]> = [
+  ['/cgi-bin/freepublish/', '发布'],
+  ['/cgi-bin/user/', '用户列表'],
+  ['/datacube/', '数据统计'],
+];
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const REFRESH_MARGIN_MS = 300_000;
@@ -68,9 +104,73 @@ class WechatError extends Error {
   constructor(
     message: string,
     readonly errcode?: number,
+    readonly endpoint?: string,
   ) {
     super(message);
   }
+}
+
+/** 48001 "api unauthorized": the account may not call this endpoint (personal subject or not verified). Not retried. */
+export class ApiUnauthorizedError extends ContentRejectedError {
+  constructor(readonly endpoint: string) {
+    const name = API_NAMES.find(([prefix]) => endpoint.startsWith(prefix))?.[1];
+    super(`公众号未开放${name ?? '该'}接口权限（48001：个人主体或未认证账号）`);
+  }
+}
+
+/** Any other 4xxxx refusal, keeping WeChat's errcode for the callers that tell them apart. */
+class WechatRejectedError extends ContentRejectedError {
+  constructor(
+    message: string,
+    readonly errcode: number,
+  ) {
+    super(message);
+  }
+}
+
+const parseSession = (blob: SessionBlob): Credentials => JSON.parse(blob) as Credentials;
+const sessionOf = (creds: Credentials, canPublish: boolean): SessionBlob => JSON.stringify({ appId: creds.appId, appSecret: creds.appSecret, canPublish } satisfies Credentials);
+
+/** sharp (libvips) is loaded with the first image that needs re-encoding, not at start-up. */
+const loadSharp = () => import('sharp').then((m) => m.default);
+
+/** `which` as the user reads it: 第N张图片. */
+const which = (index: number) => `第${index + 1}张图片`;
+
+/**
+ * The image as a JPEG under `maxBytes`: transparency flattened on white, the first frame of an animation, quality
+ * lowered and then the size reduced in bounded steps until it fits.
+ */
+async function toJpegUnder(img: ImageFile, index: number, maxBytes: number): Promise<ImageFile> {
+  const sharp = await loadSharp();
+  const open = () => sharp(img.buffer, { limitInputPixels: MAX_PIXELS, animated: false }).rotate();
+  let edge: number;
+  try {
+    const meta = await open().metadata();
+    if (!meta.width || !meta.height) throw new Error('no size');
+    edge = Math.max(meta.width, meta.height);
+  } catch {
+    throw new ContentRejectedError(`${which(index)}无法识别或像素过大，请换一张jpg或png图片`);
+  }
+  for (const [scale, quality] of JPEG_STEPS) {
+    const side = Math.max(1, Math.round(edge * scale));
+    const pipeline = scale < 1 ? open().resize({ width: side, height: side, fit: 'inside' }) : open();
+    const buffer = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer();
+    if (buffer.length < maxBytes) return { name: `${img.name.replace(/\.[^.]*$/, '')}.jpg`, mimeType: 'image/jpeg', buffer };
+  }
+  throw new ContentRejectedError(`${which(index)}压缩后仍超过公众号的大小限制，请换一张较小的图片`);
+}
+
+/** What media/uploadimg takes: jpg or png under 1 MB as is; anything else (webp, gif, larger) re-encoded to JPEG. */
+function forUploadimg(img: ImageFile, index: number): Promise<ImageFile> {
+  if ((img.mimeType === 'image/jpeg' || img.mimeType === 'image/png') && img.buffer.length < INLINE_MAX_BYTES) return Promise.resolve(img);
+  return toJpegUnder(img, index, INLINE_MAX_BYTES);
+}
+
+/** What material/add_material type=image takes: bmp/png/jpeg/gif up to 10 MB as is; webp (or larger) re-encoded to JPEG. */
+function forMaterial(img: ImageFile, index: number): Promise<ImageFile> {
+  if (MATERIAL_TYPES.has(img.mimeType) && img.buffer.length <= MATERIAL_MAX_BYTES) return Promise.resolve(img);
+  return toJpegUnder(img, index, MATERIAL_MAX_BYTES);
 }
 
 /**
@@ -78,6 +178,11 @@ class WechatError extends Error {
  * AppID and AppSecret (kept encrypted as the "session"); publishing uploads the cover
  * (add_material) and in-article images (uploadimg), adds a draft, submits it with freepublish and
  * polls freepublish/get for the article link. The server's IP must be whitelisted (errcode 40164).
+ *
+ * Since July 2025 WeChat refuses freepublish (and the follower list) to personal-subject, unverified and
+ * un-verifiable accounts with 48001. Binding finds out which kind the account is (`canPublish` in the session);
+ * for those accounts publishing saves the draft and says so (status 'draft'): the owner publishes it from the
+ * draft box at mp.weixin.qq.com.
  */
 export class WechatMpPublisher implements PlatformAdapter {
   readonly id = 'wechat_mp' as const;
@@ -85,8 +190,8 @@ export class WechatMpPublisher implements PlatformAdapter {
   readonly sandbox = false;
   /** The official API: AppID and AppSecret, no scan. */
   readonly login = 'credentials' as const;
-  /** Official Accounts have no image notes: a 图文 note goes out as an article with its cards inline. */
-  readonly imageNotes = 'inline' as const;
+  /** A 图文 note goes out as WeChat's own image post (贴图, draft article_type newspic): its images in order, plain text. */
+  readonly imageNotes = 'native' as const;
   readonly limits: PlatformLimits = {
     titleMax: 32,
     titleRequired: true,
@@ -121,53 +226,130 @@ export class WechatMpPublisher implements PlatformAdapter {
   }
 
   async completeLogin(state: string): Promise<{ session: SessionBlob; profile: AccountProfile }> {
-    const creds = JSON.parse(state) as Credentials;
-    const stats = await this.stats('', state);
-    return { session: JSON.stringify(creds), profile: { platformUserId: creds.appId, accountName: `公众号 ${creds.appId}`, avatar: null, ...stats } };
+    const creds = parseSession(state);
+    const found = await this.capabilities({ appId: creds.appId, appSecret: creds.appSecret });
+    return { session: sessionOf(creds, found.canPublish), profile: this.profile(creds, found) };
   }
 
   async cancelLogin(): Promise<void> {}
 
   async checkSession(_accountKey: string, session: SessionBlob): Promise<AccountProfile> {
-    const creds = JSON.parse(session) as Credentials;
-    const stats = await this.stats('', session);
-    return { platformUserId: creds.appId, accountName: `公众号 ${creds.appId}`, avatar: null, ...stats };
+    const creds = parseSession(session);
+    return this.profile(creds, await this.capabilities(creds));
+  }
+
+  /** An unknown follower count is left out, so the one stored is kept. */
+  private profile(creds: Credentials, found: { followerCount: number | null; noteCount: number }): AccountProfile {
+    return {
+      platformUserId: creds.appId,
+      accountName: `公众号 ${creds.appId}`,
+      avatar: null,
+      ...(found.followerCount !== null ? { followerCount: found.followerCount } : {}),
+      noteCount: found.noteCount,
+    };
+  }
+
+  /**
+   * What the account may do, found by asking: freepublish/batchget answering 48001 means drafts only (its note count
+   * is then the draft box's); user/get answering 48001 means the follower count is unknown (null), not a failure.
+   * An account already known to be draft-only is not asked about freepublish again.
+   */
+  private async capabilities(creds: Credentials): Promise<{ canPublish: boolean; followerCount: number | null; noteCount: number }> {
+    const followerCount = await this.call(creds, (t) => this.get<{ total?: number }>(t, '/cgi-bin/user/get')).then(
+      (r) => r.total ?? 0,
+      (err: unknown) => {
+        if (err instanceof ApiUnauthorizedError) return null;
+        throw err;
+      },
+    );
+    if (creds.canPublish !== false) {
+      try {
+        const published = await this.call(creds, (t) => this.post<{ total_count?: number }>(t, '/cgi-bin/freepublish/batchget', { offset: 0, count: 1, no_content: 1 }));
+        return { canPublish: true, followerCount, noteCount: published.total_count ?? 0 };
+      } catch (err) {
+        if (!(err instanceof ApiUnauthorizedError)) throw err;
+      }
+    }
+    const drafts = await this.call(creds, (t) => this.get<{ total_count?: number }>(t, '/cgi-bin/draft/count'));
+    return { canPublish: false, followerCount, noteCount: drafts.total_count ?? 0 };
   }
 
   // --- publishing ---
+  /**
+   * An article goes out as a news draft (cover via add_material, body images via uploadimg), an image note as a
+   * newspic draft (every image a permanent material). A verified account then submits it (freepublish); a draft-only
+   * one, or one whose submit answers 48001, ends with the saved draft: status 'draft', its media_id as noteId.
+   */
   async publish(_accountKey: string, session: SessionBlob, content: PublishContent, opts: PublishOptions): Promise<PublishResult> {
-    const creds = JSON.parse(session) as Credentials;
+    const creds = parseSession(session);
     const images = await loadImages(content.images, opts.images);
-    for (const img of images) if (img.buffer.length > 10 * 1024 * 1024) throw new ContentRejectedError(`图片 ${img.name} 超过10MB`);
-    const [cover, ...inline] = images;
-    const thumb = await this.call(creds, (t) => this.upload<{ media_id: string; url: string }>(t, `/cgi-bin/material/add_material?type=image`, cover!));
-    const urls: string[] = [];
-    for (const img of inline) {
-      if (img.buffer.length > 1024 * 1024) throw new ContentRejectedError(`正文图片 ${img.name} 超过1MB`);
-      urls.push((await this.call(creds, (t) => this.upload<{ url: string }>(t, '/cgi-bin/media/uploadimg', img))).url);
+    const article = content.kind === 'image' ? await this.imagePost(creds, content, images) : await this.newsArticle(creds, content, images);
+    const addDraft = () => this.call(creds, (t) => this.post<{ media_id: string }>(t, '/cgi-bin/draft/add', { articles: [article] }));
+    if (creds.canPublish === false) {
+      // The draft is the last step here: a retry after it looks in the draft box instead of adding a second one.
+      await opts.beforeSubmit();
+      const draft = await addDraft();
+      return { status: 'draft', url: null, noteId: draft.media_id };
     }
-    // An image note becomes an article with every card inline, the cover card too (it is also the thumbnail).
-    if (content.kind === 'image' && cover) urls.unshift((await this.call(creds, (t) => this.upload<{ url: string }>(t, '/cgi-bin/media/uploadimg', cover))).url);
-    const html = this.articleHtml(content, urls);
-    const draft = await this.call(creds, (t) =>
-      this.post<{ media_id: string }>(t, '/cgi-bin/draft/add', {
-        articles: [
-          {
-            title: content.title,
-            author: '',
-            digest: htmlToText(content.body).slice(0, 120),
-            content: html,
-            content_source_url: '',
-            thumb_media_id: thumb.media_id,
-            need_open_comment: 1,
-            only_fans_can_comment: 0,
-          },
-        ],
-      }),
-    );
+    const draft = await addDraft();
     await opts.beforeSubmit();
-    const submitted = await this.call(creds, (t) => this.post<{ publish_id: string | number }>(t, '/cgi-bin/freepublish/submit', { media_id: draft.media_id }));
-    return this.waitForPublish(creds, `publish:${String(submitted.publish_id)}`);
+    let submitted: { publish_id: string | number };
+    try {
+      submitted = await this.call(creds, (t) => this.post<{ publish_id: string | number }>(t, '/cgi-bin/freepublish/submit', { media_id: draft.media_id }));
+    } catch (err) {
+      // Verification lapsed, or a blob from before binding checked: the draft is saved, and the account is draft-only from now on.
+      if (err instanceof ApiUnauthorizedError) return { status: 'draft', url: null, noteId: draft.media_id, session: sessionOf(creds, false) };
+      throw err;
+    }
+    const result = await this.waitForPublish(creds, `publish:${String(submitted.publish_id)}`);
+    return creds.canPublish === true ? result : { ...result, session: sessionOf(creds, true) };
+  }
+
+  private async newsArticle(creds: Credentials, content: PublishContent, images: ImageFile[]): Promise<Record<string, unknown>> {
+    const [cover, ...inline] = images;
+    if (!cover) throw new ContentRejectedError('公众号文章需要至少一张图片作为封面');
+    const thumb = await this.addMaterial(creds, cover, 0);
+    const urls: string[] = [];
+    for (const [i, img] of inline.entries()) {
+      const file = await forUploadimg(img, i + 1);
+      urls.push((await this.call(creds, (t) => this.upload<{ url: string }>(t, '/cgi-bin/media/uploadimg', file))).url);
+    }
+    return {
+      article_type: 'news',
+      title: content.title,
+      author: '',
+      digest: htmlToText(content.body).slice(0, 120),
+      content: this.articleHtml(content, urls),
+      content_source_url: '',
+      thumb_media_id: thumb,
+      need_open_comment: 1,
+      only_fans_can_comment: 0,
+    };
+  }
+
+  /** 贴图 (draft_add article_type newspic): up to 20 permanent images in order, the first the cover; plain-text content. */
+  private async imagePost(creds: Credentials, content: PublishContent, images: ImageFile[]): Promise<Record<string, unknown>> {
+    if (!images.length) throw new ContentRejectedError('公众号贴图需要至少一张图片');
+    if (images.length > NEWSPIC_MAX_IMAGES) throw new ContentRejectedError(`公众号贴图最多${NEWSPIC_MAX_IMAGES}张图片`);
+    const ids: string[] = [];
+    for (const [i, img] of images.entries()) ids.push(await this.addMaterial(creds, img, i));
+    const topics = content.topics.length ? content.topics.map((t) => `#${t}`).join(' ') : '';
+    const text = [htmlToText(content.body), topics].filter(Boolean).join('\n\n');
+    if (text.length >= 20_000) throw new ContentRejectedError('正文超过公众号限制（2万字符）');
+    return {
+      article_type: 'newspic',
+      title: content.title,
+      content: text,
+      need_open_comment: 1,
+      only_fans_can_comment: 0,
+      image_info: { image_list: ids.map((id) => ({ image_media_id: id })) },
+    };
+  }
+
+  /** A permanent image (add_material type=image) -> its media_id. */
+  private async addMaterial(creds: Credentials, img: ImageFile, index: number): Promise<string> {
+    const file = await forMaterial(img, index);
+    return (await this.call(creds, (t) => this.upload<{ media_id: string }>(t, '/cgi-bin/material/add_material?type=image', file))).media_id;
   }
 
   private articleHtml(content: PublishContent, urls: string[]): string {
@@ -196,12 +378,17 @@ export class WechatMpPublisher implements PlatformAdapter {
   }
 
   async publishStatus(_accountKey: string, session: SessionBlob, noteId: string): Promise<PublishResult> {
-    const creds = JSON.parse(session) as Credentials;
-    // noteId is `publish:<publish_id>` while WeChat is still publishing, then the article_id.
+    const creds = parseSession(session);
+    // noteId is `publish:<publish_id>` while WeChat is still publishing, then the article_id; a draft's media_id on a draft-only account.
     if (!noteId.startsWith('publish:')) {
-      const a = await this.call(creds, (t) =>
-        this.post<{ news_item?: Array<{ url?: string; is_deleted?: boolean }> }>(t, '/cgi-bin/freepublish/getarticle', { article_id: noteId }),
-      );
+      if (creds.canPublish === false) return this.draftStatus(creds, noteId);
+      let a: { news_item?: Array<{ url?: string; is_deleted?: boolean }> };
+      try {
+        a = await this.call(creds, (t) => this.post<typeof a>(t, '/cgi-bin/freepublish/getarticle', { article_id: noteId }));
+      } catch (err) {
+        if (err instanceof ApiUnauthorizedError) return this.draftStatus(creds, noteId);
+        throw err;
+      }
       const item = a.news_item?.[0];
       if (!item || item.is_deleted) throw new ContentRejectedError('文章已被删除');
       return { status: 'published', url: item.url ?? null, noteId };
@@ -217,33 +404,51 @@ export class WechatMpPublisher implements PlatformAdapter {
     throw new ContentRejectedError(PUBLISH_FAILURES[r.publish_status] ?? `发布失败（状态 ${r.publish_status}）`);
   }
 
-  /** The published list (freepublish/batchget), newest first, matched by title and time. */
-  async findPublished(_accountKey: string, session: SessionBlob, content: PublishContent, since: Date): Promise<PublishResult | null> {
-    const creds = JSON.parse(session) as Credentials;
-    const r = await this.call(creds, (t) =>
-      this.post<{ item?: Array<{ article_id: string; update_time: number; content?: { news_item?: Array<{ title: string; url: string }> } }> }>(
-        t,
-        '/cgi-bin/freepublish/batchget',
-        {
-          offset: 0,
-          count: 20,
-          no_content: 1,
-        },
-      ),
-    );
-    for (const item of r.item ?? []) {
-      if (item.update_time * 1000 < since.getTime() - 60_000) continue;
-      const news = item.content?.news_item?.find((n) => n.title === content.title.trim());
-      if (news) return { status: 'published', url: news.url, noteId: item.article_id };
+  /** A draft still in the draft box; gone means the owner published or deleted it at mp.weixin.qq.com. */
+  private async draftStatus(creds: Credentials, mediaId: string): Promise<PublishResult> {
+    try {
+      await this.call(creds, (t) => this.post<{ news_item?: unknown[] }>(t, '/cgi-bin/draft/get', { media_id: mediaId }));
+    } catch (err) {
+      // 40007 invalid media_id: no such draft any more.
+      if (err instanceof WechatRejectedError && err.errcode === 40007) throw new ContentRejectedError('草稿已不在公众号草稿箱（可能已在后台发布或删除）');
+      throw err;
     }
-    return null;
+    return { status: 'draft', url: null, noteId: mediaId };
   }
 
+  /**
+   * The published list (freepublish/batchget), newest first, matched by title and time; for a draft-only account
+   * (known, or answering 48001) the draft box (draft/batchget) the same way.
+   */
+  async findPublished(_accountKey: string, session: SessionBlob, content: PublishContent, since: Date): Promise<PublishResult | null> {
+    const creds = parseSession(session);
+    type Listing = { item?: Array<{ article_id?: string; media_id?: string; update_time: number; content?: { news_item?: Array<{ title: string; url?: string }> } }> };
+    const match = (r: Listing) => {
+      for (const item of r.item ?? []) {
+        if (item.update_time * 1000 < since.getTime() - 60_000) continue;
+        const news = item.content?.news_item?.find((n) => n.title === content.title.trim());
+        if (news) return { item, news };
+      }
+      return null;
+    };
+    if (creds.canPublish !== false) {
+      try {
+        const r = await this.call(creds, (t) => this.post<Listing>(t, '/cgi-bin/freepublish/batchget', { offset: 0, count: 20, no_content: 1 }));
+        const m = match(r);
+        return m ? { status: 'published', url: m.news.url ?? null, noteId: m.item.article_id ?? null } : null;
+      } catch (err) {
+        if (!(err instanceof ApiUnauthorizedError)) throw err;
+      }
+    }
+    const drafts = await this.call(creds, (t) => this.post<Listing>(t, '/cgi-bin/draft/batchget', { offset: 0, count: 20, no_content: 1 }));
+    const m = match(drafts);
+    return m ? { status: 'draft', url: null, noteId: m.item.media_id ?? null } : null;
+  }
+
+  /** Followers from user/get when the account may read it (else 0); notes published, or drafts for a draft-only account. */
   async stats(_accountKey: string, session: SessionBlob): Promise<{ followerCount: number; noteCount: number }> {
-    const creds = JSON.parse(session) as Credentials;
-    const users = await this.call(creds, (t) => this.get<{ total?: number }>(t, '/cgi-bin/user/get'));
-    const published = await this.call(creds, (t) => this.post<{ total_count?: number }>(t, '/cgi-bin/freepublish/batchget', { offset: 0, count: 1, no_content: 1 }));
-    return { followerCount: users.total ?? 0, noteCount: published.total_count ?? 0 };
+    const found = await this.capabilities(parseSession(session));
+    return { followerCount: found.followerCount ?? 0, noteCount: found.noteCount };
   }
 
   // --- data (数据统计): the datacube API ---
@@ -257,7 +462,7 @@ export class WechatMpPublisher implements PlatformAdapter {
    * articles still growing; after those 7 days an article keeps its last totals.
    */
   async metrics(_accountKey: string, session: SessionBlob, range: { from: string; to: string }): Promise<PlatformMetrics> {
-    const creds = JSON.parse(session) as Credentials;
+    const creds = parseSession(session);
     const lastDay = addDays(dayOf(this.now()), -1);
     const to = range.to < lastDay ? range.to : lastDay;
     if (range.from > to) return { lastDay, days: [], notes: [] };
@@ -356,10 +561,11 @@ export class WechatMpPublisher implements PlatformAdapter {
     if (err instanceof PlatformError) return err;
     if (!(err instanceof WechatError)) return new TransientPlatformError(`公众号接口请求失败：${err instanceof Error ? err.message : String(err)}`);
     const code = err.errcode;
+    if (code === UNAUTHORIZED) return new ApiUnauthorizedError(err.endpoint ?? '');
     if (code === 40164) return new ContentRejectedError('服务器IP未加入公众号的IP白名单（40164），请在公众号后台添加后重试');
     if (code !== undefined && BAD_CREDENTIALS.has(code)) return new SessionExpiredError('AppID 或 AppSecret 无效，请重新绑定');
     if (code !== undefined && RATE_LIMITED.has(code)) return new RateLimitedError('公众号接口调用过于频繁，请稍后再试');
-    if (code !== undefined && code >= 40000 && code < 50000) return new ContentRejectedError(`公众号拒绝了请求：${err.message}`);
+    if (code !== undefined && code >= 40000 && code < 50000) return new WechatRejectedError(`公众号拒绝了请求：${err.message}`, code);
     return new TransientPlatformError(`公众号接口暂时不可用：${err.message}`);
   }
 
@@ -417,7 +623,7 @@ export class WechatMpPublisher implements PlatformAdapter {
     if (!res.ok) throw new TransientPlatformError(`${endpoint} 返回 HTTP ${res.status}`);
     const json = (await res.json().catch(() => null)) as (T & { errcode?: number; errmsg?: string }) | null;
     if (!json || typeof json !== 'object') throw new TransientPlatformError(`${endpoint} 返回了无效的 JSON`);
-    if (json.errcode !== undefined && json.errcode !== 0) throw new WechatError(`${endpoint}: ${json.errcode} ${json.errmsg ?? ''}`.trim(), json.errcode);
+    if (json.errcode !== undefined && json.errcode !== 0) throw new WechatError(`${endpoint}: ${json.errcode} ${json.errmsg ?? ''}`.trim(), json.errcode, endpoint);
     return json;
   }
 }

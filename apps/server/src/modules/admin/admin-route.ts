@@ -94,11 +94,14 @@ export class AdminRoutes {
     });
   }
 
-  /** A console route that answers a file (CSV export) instead of the envelope; same role and freshness checks. */
+  /**
+   * A console route that answers a file (CSV export; `inline`: shown in place, a screenshot) instead of the envelope;
+   * same role and freshness checks.
+   */
   file<Q extends z.ZodType>(
     fastify: FastifyInstance,
     spec: Omit<AdminRouteSpec<Q, undefined, z.ZodType>, 'reply' | 'body' | 'method'> & { query: Q },
-    handler: (input: AdminHandlerInput<z.output<Q>, undefined>) => Promise<{ name: string; contentType: string; body: string }>,
+    handler: (input: AdminHandlerInput<z.output<Q>, undefined>) => Promise<{ name: string; contentType: string; body: string | Buffer; inline?: boolean }>,
   ): void {
     const freshness = spec.freshness ?? 'read';
     this.declared.push({ method: 'GET', url: `/api${spec.url}`, role: spec.role, freshness });
@@ -112,7 +115,8 @@ export class AdminRoutes {
         const file = await handler({ query: req.query as z.output<Q>, body: undefined, actor: req.adminActor!, req, reply });
         reply.header('content-type', file.contentType);
         reply.header('cache-control', 'no-store');
-        reply.header('content-disposition', `attachment; filename="export.csv"; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+        const disposition = file.inline ? 'inline' : 'attachment; filename="export.csv"';
+        reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
         return reply.send(file.body);
       },
     });

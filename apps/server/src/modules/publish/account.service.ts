@@ -72,7 +72,7 @@ export class AccountService {
     private readonly notify: Notify,
     private readonly relay: PublisherRelay | null = null,
     /** The poll's view of each account, kept in process and dropped on every write to the account (any process). */
-    private readonly unreadCache: InvalidatingCache<number, { userId: number | null; unread: UnreadCountsReply | null }> | null = null,
+    private readonly unreadCache: InvalidatingCache<number, { userId: number | null; platform: string | null; unread: UnreadCountsReply | null }> | null = null,
   ) {}
 
   private relayed(adapter: PlatformAdapter): boolean {
@@ -199,11 +199,13 @@ export class AccountService {
   async unread(userId: number, accountId: number): Promise<UnreadCountsReply> {
     const load = async () => {
       const row = await this.repo.accountUnread(accountId);
-      return { userId: row?.userId ?? null, unread: row?.unread ?? null };
+      return { userId: row?.userId ?? null, platform: row?.platform ?? null, unread: row?.unread ?? null };
     };
     const acct = this.unreadCache ? await this.unreadCache.get(accountId, load) : await load();
     if (acct.userId !== userId) throw appError(ErrorCode.NOT_FOUND, '账号不存在或已解绑');
-    return acct.unread ?? EMPTY_UNREAD;
+    // Said, not shown as zeros: this platform's login cannot read its inbox.
+    const unavailable = acct.platform ? this.platforms.get(acct.platform)?.inboxUnavailable : undefined;
+    return unavailable ? { ...EMPTY_UNREAD, unavailable } : (acct.unread ?? EMPTY_UNREAD);
   }
 
   /** Marks the account for re-login and tells the user (a personal notice). */

@@ -17,6 +17,7 @@ import { PlatformError, type PlatformAdapter } from '../../integrations/platform
 import type { JobQueue } from '../../jobs/types.js';
 import type { AccountService, PublisherRelay } from './account.service.js';
 import type { LoginRow, PublishRepo } from './publish.repo.js';
+import { diagnosticOf, type StepFailureRecorder } from './step-failures.js';
 
 /** A captured session must be bound within this long. */
 const BIND_WINDOW_MS = 30 * 60_000;
@@ -54,6 +55,16 @@ export class BindingService {
     return this.relay !== null && adapter.usesBrowser === true;
   }
 
+  private stepFailures: StepFailureRecorder | null = null;
+  /** Where a failed login step's diagnostic goes (平台健康; set by the container). */
+  useStepFailures(r: StepFailureRecorder): void {
+    this.stepFailures = r;
+  }
+  private async noteStepFailure(platform: string, err: unknown): Promise<void> {
+    const diagnostic = diagnosticOf(err);
+    if (diagnostic) await this.stepFailures?.record({ platform, source: 'binding', accountId: null, jobId: null, diagnostic });
+  }
+
   /** Publisher role: the login driver. */
   registerJobs(jobs: JobQueue): void {
     // A login holds its job while the QR waits for the phone (minutes, mostly idle): many at once.
@@ -72,6 +83,7 @@ export class BindingService {
     try {
       start = await adapter.startLogin(id, { appId: body.appId, appSecret: body.appSecret });
     } catch (err) {
+      await this.noteStepFailure(adapter.id, err);
       if (err instanceof PlatformError && !err.transient) throw appError(ErrorCode.PLATFORM_BIND_FAILED, err.message);
       throw this.accounts.platformFailure(err, '获取登录二维码失败', adapter.id);
     }
@@ -126,6 +138,7 @@ export class BindingService {
       start = await adapter.startLogin(id, {});
     } catch (err) {
       this.log.warn({ err, platform: row.platform }, 'relayed login start failed');
+      await this.noteStepFailure(row.platform, err);
       await this.repo.updateLogin(id, { state: 'failed', error: err instanceof PlatformError ? err.message : '获取登录二维码失败' });
       return;
     }
@@ -143,8 +156,9 @@ export class BindingService {
           return;
         }
         let next: ConnectionState;
+        let failure: string | undefined;
         try {
-          next = (await adapter.pollLogin(blob.state)).scanState;
+          ({ scanState: next, error: failure } = await adapter.pollLogin(blob.state));
         } catch (err) {
           this.log.warn({ err, platform: row.platform }, 'login poll failed');
           continue;
@@ -153,8 +167,8 @@ export class BindingService {
           await this.capture({ ...row, loginEnc: encryptSecret(this.key, JSON.stringify(blob)) }, adapter, 'confirmed').catch(() => undefined);
           return;
         }
-        if (next !== row.state) await this.repo.updateLogin(id, { state: next });
-        if (next === 'expired') return;
+        if (next !== row.state) await this.repo.updateLogin(id, { state: next, ...(next === 'failed' && failure ? { error: failure } : {}) });
+        if (next === 'expired' || next === 'failed') return;
       }
     } finally {
       await adapter.cancelLogin(blob.state);
@@ -183,6 +197,7 @@ export class BindingService {
     } catch (err) {
       const message = err instanceof PlatformError ? err.message : '读取登录信息失败';
       this.log.warn({ err, platform: row.platform }, 'login completion failed');
+      await this.noteStepFailure(row.platform, err);
       await this.repo.updateLogin(row.id, { state: 'failed', error: message });
       throw appError(ErrorCode.PLATFORM_BIND_FAILED, message);
     }
@@ -211,15 +226,16 @@ export class BindingService {
       return { ...row, state: 'expired' };
     }
     let next: ConnectionState;
+    let failure: string | undefined;
     try {
-      const polled = await adapter.pollLogin(blob.state);
-      next = polled.scanState;
+      ({ scanState: next, error: failure } = await adapter.pollLogin(blob.state));
     } catch (err) {
       this.log.warn({ err, platform: row.platform }, 'login poll failed');
       return row;
     }
-    if (next !== row.state) await this.repo.updateLogin(row.id, { state: next });
-    return { ...row, state: next };
+    const error = next === 'failed' && failure ? failure : row.error;
+    if (next !== row.state) await this.repo.updateLogin(row.id, { state: next, error });
+    return { ...row, state: next, error };
   }
 
   private view(row: LoginRow): LoginConnection {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { JobQueue } from '../../jobs/types.js';
-import { SessionExpiredError } from '../../integrations/platforms/types.js';
+import { SessionExpiredError, type PlatformAdapter, type SessionBlob } from '../../integrations/platforms/types.js';
 import type { Notify } from '../notice/personal-notices.js';
 import type { AccountService } from './account.service.js';
 import { detectIntents, suggestReply } from './intent.js';
@@ -13,6 +13,11 @@ export const ENGAGEMENT_TICK_JOB = 'publish.engagement-tick';
 
 /** More new intent comments than this in one sync become one summary notice instead of one each. */
 export const INTENT_NOTICE_BURST = 3;
+
+/** Notes published this recently are watched while the platform reviews them... */
+const REVIEW_WATCH_MS = 14 * 86_400_000;
+/** ...a few per sync, so one account's backlog never makes a sync slow. */
+const REVIEWS_PER_SYNC = 5;
 
 const intentWords: Record<string, string> = { purchase: '购买', contact: '联系' };
 
@@ -51,7 +56,13 @@ export class EngagementService {
     const key = String(account.id);
     try {
       const session = this.accounts.openSession(account);
-      const [unread, comments, stats] = await Promise.all([adapter.unreadCounts(key, session), adapter.comments(key, session), adapter.stats(key, session)]);
+      // A login that cannot read the inbox (Xiaohongshu's creator login) is not asked, and not marked expired for it.
+      const inbox = !adapter.inboxUnavailable;
+      const [unread, comments, stats] = await Promise.all([
+        inbox ? adapter.unreadCounts(key, session) : Promise.resolve(null),
+        inbox ? adapter.comments(key, session) : Promise.resolve([]),
+        adapter.stats(key, session),
+      ]);
       const fresh = await this.repo.insertComments(
         comments.map((c) => ({
           accountId: account.id,
@@ -73,6 +84,7 @@ export class EngagementService {
         lastSyncedAt: this.clock.now(),
       });
       await this.announceIntents(account, fresh);
+      await this.refreshReviews(account, adapter, key, session);
       return fresh.length;
     } catch (err) {
       if (err instanceof SessionExpiredError) {
@@ -81,6 +93,28 @@ export class EngagementService {
       }
       this.log.warn({ err, accountId }, 'engagement sync failed');
       throw err;
+    }
+  }
+
+  /**
+   * Notes the platform was still reviewing: their state now (审核中 -> 已发布 or 未通过), a few per sync, newest first.
+   * A note that did not pass is told to its creator once (the notice is keyed by the job).
+   */
+  private async refreshReviews(account: AccountRow, adapter: PlatformAdapter, key: string, session: SessionBlob) {
+    const since = new Date(this.clock.now().getTime() - REVIEW_WATCH_MS);
+    for (const job of await this.repo.jobsUnderReview(account.id, since, REVIEWS_PER_SYNC)) {
+      const now = await adapter.publishStatus(key, session, job.platformNoteId!);
+      if (now.status === job.platformStatus) continue;
+      await this.repo.updateJob(job.id, { platformStatus: now.status, resultUrl: now.url ?? job.resultUrl, updatedAt: this.clock.now() });
+      if (now.status === 'rejected') {
+        await this.notify({
+          userId: account.userId,
+          key: `publish-rejected:${job.id}`,
+          title: '笔记未通过审核',
+          content: `${this.accounts.adapterLabel(account.platform)}账号「${account.accountName}」的笔记未通过平台审核，请到平台查看原因并修改后重新发布。`,
+          link: `/operationBoard/${account.id}`,
+        });
+      }
     }
   }
 

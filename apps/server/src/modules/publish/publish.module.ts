@@ -15,11 +15,13 @@ import { ImageLoader } from '../../integrations/platforms/images.js';
 import type { SafeFetcher } from '../../integrations/fetch/types.js';
 import type { Storage } from '../../integrations/storage/types.js';
 import { SandboxSite } from '../../integrations/platforms/sandbox-site.js';
+import type { SiteProfileSource } from '../../integrations/platforms/site-steps.js';
 import { AccountService } from './account.service.js';
 import { BindingService } from './binding.service.js';
 import { EngagementService } from './engagement.service.js';
 import { PublishRepo } from './publish.repo.js';
 import { PublishService } from './publish.service.js';
+import { PacingService } from './pacing.service.js';
 import { publishApiRoutes, publishRoutes } from './publish.routes.js';
 
 export interface PublishingDeps {
@@ -39,6 +41,8 @@ export interface PublishingDeps {
   notify: Notify;
   /** Carries account writes to every process's cached unread counts; without it the poll reads the database. */
   cacheBus?: InvalidationBus;
+  /** The operators' overrides of the creator sites' locators (平台健康), read by the adapters at every use. */
+  profiles?: SiteProfileSource;
 }
 
 /** Wires the publishing area: browser pool, platforms (with the embedded sandbox site), services and jobs. */
@@ -52,14 +56,16 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
     log: deps.log,
     // Only a publisher starts Chromium; elsewhere browser work is relayed to one (account.service.ts).
     canLaunch: config.roles.has('publisher'),
+    headful: config.BROWSER_HEADFUL,
+    display: config.DISPLAY,
   });
   const sandboxSite = config.PUBLISH_PLATFORMS.includes('sandbox') ? new SandboxSite(deps.publicUrl, deps.dataDir) : null;
   // Every process serving the product serves the sandbox site too (even when SANDBOX_PLATFORM_URL points the
   // publisher's browser at another of them), so links users see are paths on whichever host they opened.
-  const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl, sandboxSameServer: true });
+  const platforms = createPlatforms(config, { pool, sandboxBaseUrl: () => runtime.sandboxBaseUrl ?? deps.publicUrl, sandboxSameServer: true, profiles: deps.profiles });
   // The per-account unread poll (every 15 s per bound account) answers from memory; every write to an account drops it.
   const unreadCache = deps.cacheBus
-    ? new InvalidatingCache<number, { userId: number | null; unread: UnreadCountsReply | null }>(deps.cacheBus, 'account-unread', {
+    ? new InvalidatingCache<number, { userId: number | null; platform: string | null; unread: UnreadCountsReply | null }>(deps.cacheBus, 'account-unread', {
         max: config.CACHE_MAX_ENTRIES,
         ttlMs: 10 * 60_000,
         parse: Number,
@@ -71,6 +77,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
   const publisherHere = config.roles.has('publisher');
   const relay = !publisherHere || deps.jobs.kind === 'bullmq' ? { jobs: deps.jobs, publisherHere } : null;
   const accounts = new AccountService(repo, platforms, deps.key, deps.clock, deps.log, deps.notify, relay, unreadCache);
+  const pacing = new PacingService(repo, accounts, platforms, deps.clock, config.PUBLISH_PACING);
   const binding = new BindingService(repo, accounts, deps.key, deps.clock, deps.log, async (id) => holder.engagement?.queueSync(id), relay);
   const publishing = new PublishService(
     repo,
@@ -84,6 +91,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
       backoffMs: config.PUBLISH_RETRY_BACKOFF_MS,
       images: new ImageLoader({ fetcher: deps.fetcher, storage: deps.storage, ownOrigins: [deps.publicUrl] }),
       exclusive: deps.db instanceof PgliteDatabase,
+      pacing,
     },
     deps.notify,
   );
@@ -104,6 +112,7 @@ export function createPublishing(config: Config, deps: PublishingDeps) {
     accounts,
     binding,
     publishing,
+    pacing,
     engagement,
     runtime,
     sandbox: sandboxSite !== null,
@@ -118,7 +127,7 @@ export type Publishing = ReturnType<typeof createPublishing>;
 /** Routes (`/publish-api/*`, the `/api` account calls, the sandbox site; web role) and the publisher's start-up work. */
 export async function registerPublishing(app: FastifyInstance, config: Config, p: Publishing): Promise<void> {
   if (config.roles.has('web')) {
-    const deps = { accounts: p.accounts, binding: p.binding, publishing: p.publishing, engagement: p.engagement };
+    const deps = { accounts: p.accounts, binding: p.binding, publishing: p.publishing, pacing: p.pacing, engagement: p.engagement };
     await app.register(publishApiRoutes(deps), { prefix: '/publish-api' });
     await app.register(publishRoutes(deps), { prefix: '/api' });
     if (p.sandboxSite) await app.register(p.sandboxSite.routes({ hooks: config.NODE_ENV === 'test' || config.SANDBOX_HOOKS }));

@@ -1,12 +1,23 @@
-import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { drafts, platformAccounts, platformComments, platformLogins, publishJobs, publishTasks } from '../../db/schema/index.js';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { drafts, graphicPosts, platformAccounts, platformComments, platformLogins, publishJobs, publishTasks, writingTasks } from '../../db/schema/index.js';
+import { OFFLINE_MODEL_ID } from '../../integrations/llm/index.js';
 
 export type AccountRow = typeof platformAccounts.$inferSelect;
 export type LoginRow = typeof platformLogins.$inferSelect;
 export type TaskRow = typeof publishTasks.$inferSelect;
 export type JobRow = typeof publishJobs.$inferSelect;
 export type CommentRow = typeof platformComments.$inferSelect;
+/** What pacing needs of a job: when it runs or ran, and its task's chosen time. */
+export interface PacedJobRow {
+  accountId: number;
+  platform: string;
+  status: string;
+  runAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  scheduleAt: Date | null;
+}
 
 export class PublishRepo {
   constructor(
@@ -54,9 +65,9 @@ export class PublishRepo {
     return row;
   }
   /** What the 15 s unread poll needs of a bound account: its owner and the counts stored by the last sync. */
-  async accountUnread(id: number): Promise<Pick<AccountRow, 'userId' | 'unread'> | undefined> {
+  async accountUnread(id: number): Promise<Pick<AccountRow, 'userId' | 'platform' | 'unread'> | undefined> {
     const [row] = await this.db
-      .select({ userId: platformAccounts.userId, unread: platformAccounts.unread })
+      .select({ userId: platformAccounts.userId, platform: platformAccounts.platform, unread: platformAccounts.unread })
       .from(platformAccounts)
       .where(and(eq(platformAccounts.id, id), isNull(platformAccounts.unboundAt)));
     return row;
@@ -112,15 +123,72 @@ export class PublishRepo {
   // --- drafts (owned by the writing module; read only) ---
   async draft(userId: number, id: number) {
     const [row] = await this.db
-      .select({ title: drafts.title, html: drafts.html, markdown: drafts.markdown })
+      .select({ title: drafts.title, html: drafts.html, markdown: drafts.markdown, taskId: drafts.taskId })
       .from(drafts)
       .where(and(eq(drafts.id, id), eq(drafts.userId, userId), isNull(drafts.deletedAt)));
     return row;
   }
 
+  /**
+   * Whether a writing task's output was made with a model: its text by a model other than the offline writer, or any
+   * of its note's pictures drawn by one. Drives the platforms' AI-content declarations.
+   */
+  async madeWithModel(taskId: string): Promise<boolean> {
+    const [task] = await this.db.select({ modelId: writingTasks.modelId }).from(writingTasks).where(eq(writingTasks.id, taskId));
+    if (task && task.modelId !== OFFLINE_MODEL_ID) return true;
+    const [post] = await this.db.select({ cards: graphicPosts.cards }).from(graphicPosts).where(eq(graphicPosts.taskId, taskId));
+    return !!post?.cards.some((c) => c.source === 'ai');
+  }
+
   // --- tasks and jobs ---
   async insertTask(task: typeof publishTasks.$inferInsert, jobs: (typeof publishJobs.$inferInsert)[]) {
     await this.db.transaction(async (tx) => {
+      await tx.insert(publishTasks).values(task);
+      await tx.insert(publishJobs).values(jobs);
+    });
+  }
+  /**
+   * The accounts' jobs that count for pacing (queued, running, succeeded) whose time may fall at or after `since`
+   * (run, finish or chosen time), every later one included.
+   */
+  async pacedJobs(userId: number, accountIds: number[], since: Date, db: DbOrTx = this.db): Promise<PacedJobRow[]> {
+    if (!accountIds.length) return [];
+    return db
+      .select({
+        accountId: publishJobs.accountId,
+        platform: publishJobs.platform,
+        status: publishJobs.status,
+        runAt: publishJobs.runAt,
+        startedAt: publishJobs.startedAt,
+        finishedAt: publishJobs.finishedAt,
+        scheduleAt: publishTasks.scheduleAt,
+      })
+      .from(publishJobs)
+      .innerJoin(publishTasks, eq(publishTasks.id, publishJobs.publishId))
+      .where(
+        and(
+          eq(publishJobs.userId, userId),
+          inArray(publishJobs.accountId, accountIds),
+          inArray(publishJobs.status, ['queued', 'running', 'succeeded']),
+          or(gte(publishJobs.runAt, since), gte(publishJobs.finishedAt, since), gte(publishJobs.startedAt, since), gte(publishTasks.scheduleAt, since)),
+        ),
+      );
+  }
+  /**
+   * Inserts a task and its jobs with the `paced` accounts' rows locked (FOR UPDATE, in id order), so two requests
+   * for one account never both read the same free slot: `plan` gets the jobs already there (see `pacedJobs`) and may
+   * change the rows or throw, which stores nothing.
+   */
+  async insertTaskPaced(
+    task: typeof publishTasks.$inferInsert,
+    jobs: (typeof publishJobs.$inferInsert)[],
+    paced: { userId: number; accountIds: number[]; since: Date },
+    plan: (existing: PacedJobRow[]) => void,
+  ) {
+    await this.db.transaction(async (tx) => {
+      const ids = [...paced.accountIds].sort((a, b) => a - b);
+      if (ids.length) await tx.select({ id: platformAccounts.id }).from(platformAccounts).where(inArray(platformAccounts.id, ids)).orderBy(asc(platformAccounts.id)).for('update');
+      plan(await this.pacedJobs(paced.userId, ids, paced.since, tx));
       await tx.insert(publishTasks).values(task);
       await tx.insert(publishJobs).values(jobs);
     });
@@ -186,6 +254,24 @@ export class PublishRepo {
     return { rows, total: total?.n ?? 0 };
   }
   /** Queued jobs, and running ones whose heartbeat is older than `staleBefore`. */
+  /** Published jobs of an account the platform was still reviewing (or had not said), newest first. */
+  async jobsUnderReview(accountId: number, since: Date, limit: number): Promise<JobRow[]> {
+    return this.db
+      .select()
+      .from(publishJobs)
+      .where(
+        and(
+          eq(publishJobs.accountId, accountId),
+          eq(publishJobs.status, 'succeeded'),
+          eq(publishJobs.platformStatus, 'reviewing'),
+          isNotNull(publishJobs.platformNoteId),
+          gte(publishJobs.finishedAt, since),
+        ),
+      )
+      .orderBy(desc(publishJobs.finishedAt))
+      .limit(limit);
+  }
+
   async orphanedJobs(staleBefore: Date): Promise<JobRow[]> {
     return this.db
       .select()

@@ -21,6 +21,8 @@ import {
   loginConnectionSchema,
   loginCookieReply,
   loginScanReply,
+  nextSlotQuery,
+  nextSlotReply,
   passthroughBody,
   passthroughReply,
   platformAccountSchema,
@@ -42,11 +44,13 @@ import type { AccountService } from './account.service.js';
 import type { BindingService } from './binding.service.js';
 import type { EngagementService } from './engagement.service.js';
 import type { PublishService } from './publish.service.js';
+import type { PacingService } from './pacing.service.js';
 
 export interface PublishDeps {
   accounts: AccountService;
   binding: BindingService;
   publishing: PublishService;
+  pacing: PacingService;
   engagement: EngagementService;
 }
 
@@ -139,6 +143,20 @@ export function publishApiRoutes(deps: PublishDeps) {
         config: auth,
       },
       async (req) => ok(await deps.publishing.result(userIdOf(req), req.query.publishId)),
+    );
+
+    app.get(
+      '/publish/next-slot',
+      {
+        schema: {
+          tags,
+          summary: '账号下一次可发布时间（按平台的发布节奏：两次发布的最短间隔、每天篇数上限）',
+          querystring: nextSlotQuery,
+          response: { 200: envelope(nextSlotReply) },
+        },
+        config: auth,
+      },
+      async (req) => ok(await deps.pacing.nextSlots(userIdOf(req), req.query.accountIds)),
     );
 
     app.get(

@@ -28,7 +28,9 @@ import type { Notify } from '../notice/personal-notices.js';
 import type { ImageLoader } from '../../integrations/platforms/images.js';
 import type { AccountService } from './account.service.js';
 import { publishFailureMessage } from './failures.js';
+import { diagnosticOf, type StepFailureRecorder } from './step-failures.js';
 import type { JobRow, PublishRepo, TaskRow } from './publish.repo.js';
+import type { PacingService } from './pacing.service.js';
 
 export const PUBLISH_JOB = 'publish.note';
 /** The publisher sweep: jobs whose publisher died (stale heartbeat) are queued again for a live one. */
@@ -48,6 +50,8 @@ export interface PublishSettings {
   images: ImageLoader;
   /** Embedded PGlite is locked to one process: at start-up every running job is an orphan of the previous run (queued again at once). */
   exclusive?: boolean;
+  /** Per-account pacing (paced platforms): without it every job runs when asked. */
+  pacing?: PacingService;
 }
 
 const errorCodeOf = (err: unknown): string =>
@@ -74,6 +78,11 @@ export class PublishService {
   useGraphic(g: GraphicNotesPort): void {
     this.graphic = g;
   }
+  private stepFailures: StepFailureRecorder | null = null;
+  /** Where a failed step's diagnostic goes (平台健康; set by the container). */
+  useStepFailures(r: StepFailureRecorder): void {
+    this.stepFailures = r;
+  }
 
   constructor(
     private readonly repo: PublishRepo,
@@ -94,9 +103,12 @@ export class PublishService {
   /** `origin`: where the request came from; our `/uploads/` images addressed through it are stored as paths. */
   private async resolveContent(userId: number, body: PublishArticleBody, origin?: string): Promise<{ content: PublishContent; draftId: string | null }> {
     let base: PublishContentInput | null = null;
+    // Made with a model (the draft's or note's writing task): declared as AI content where the platform asks.
+    let aiGenerated = false;
     if (body.draftId !== undefined) {
       const draft = await this.repo.draft(userId, body.draftId);
       if (!draft) throw appError(ErrorCode.NOT_FOUND, '草稿不存在');
+      aiGenerated = draft.taskId ? await this.repo.madeWithModel(draft.taskId) : false;
       const html = draft.html || draft.markdown;
       const images = [...html.matchAll(/<img[^>]+src=["']([^"']+)["']/gi)].map((m) => m[1]!);
       base = { kind: 'article', title: draft.title, body: html, images, topics: [] };
@@ -104,6 +116,7 @@ export class PublishService {
     if (body.graphicTaskId !== undefined) {
       if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文发布不可用');
       base = { kind: 'image', ...(await this.graphic.publishContent(userId, body.graphicTaskId)) };
+      aiGenerated = await this.repo.madeWithModel(body.graphicTaskId);
     }
     const c = body.content;
     const merged = {
@@ -112,6 +125,7 @@ export class PublishService {
       body: c?.body ?? base?.body ?? '',
       images: (c && c.images.length ? c.images : (base?.images ?? [])).map((src) => this.settings.images.ownUpload(src, origin ? [origin] : []) ?? src),
       topics: [...new Set((c?.topics.length ? c.topics : (base?.topics ?? [])).map((t) => t.replace(/^#/, '').trim()).filter(Boolean))],
+      ...(aiGenerated ? { aiGenerated } : {}),
     };
     // Refused before anything is queued: what can be told without fetching (scheme, literal inner addresses).
     for (const [i, src] of merged.images.entries()) {
@@ -190,7 +204,10 @@ export class PublishService {
         updatedAt: now,
       };
     });
-    await this.repo.insertTask({ id: publishId, userId, draftId, content, scheduleAt, createdAt: now }, rows);
+    const task = { id: publishId, userId, draftId, content, scheduleAt, createdAt: now };
+    // A paced account's "publish now" job may move to its next free slot (runAt); a chosen time breaking it is refused.
+    if (this.settings.pacing) await this.settings.pacing.insert(userId, accounts, scheduleAt, now, task, rows);
+    else await this.repo.insertTask(task, rows);
     for (const r of rows) await this.enqueue(r.id, r.runAt, r.maxAttempts);
     return {
       publishId,
@@ -270,12 +287,14 @@ export class PublishService {
       });
       if (result.session) await this.repo.updateAccount(account.id, { sessionEnc: target.seal(result.session) });
       await this.repo.updateAccount(account.id, { noteCount: account.noteCount + 1, updatedAt: this.clock.now() });
-      return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status }, task);
+      return this.finish(job, { status: 'succeeded', resultUrl: result.url, platformNoteId: result.noteId, platformStatus: result.status }, task, result.warnings);
     } catch (err) {
       const errorCode = errorCodeOf(err);
       const message = err instanceof PlatformError ? err.message : '发布失败，请稍后再试';
       if (!(err instanceof PlatformError)) this.log.error({ err, jobId }, 'publish: unexpected failure');
       const shot = await this.pool.saveScreenshot(`${job.id}-attempt${job.attempts}`, err instanceof PlatformError ? err.screenshot : undefined);
+      const diagnostic = diagnosticOf(err);
+      if (diagnostic) await this.stepFailures?.record({ platform: account.platform, source: 'publish', accountId: account.id, jobId: job.id, diagnostic });
       const entry = { attempt: job.attempts, at: this.clock.now().toISOString(), error: message, errorCode, screenshotPath: shot };
       const retry = (!(err instanceof PlatformError) || err.transient) && job.attempts < job.maxAttempts;
       if (err instanceof SessionExpiredError) await target.expire('登录已失效');
@@ -296,25 +315,36 @@ export class PublishService {
     }
   }
 
-  private async finish(job: JobRow, patch: Partial<JobRow>, task: TaskRow) {
+  /** `warnings`: what went out differently from what was asked (a skipped topic), kept on the job and told with the outcome. */
+  private async finish(job: JobRow, patch: Partial<JobRow>, task: TaskRow, warnings: string[] = []) {
     const now = this.clock.now();
-    await this.repo.updateJob(job.id, { ...patch, finishedAt: now, updatedAt: now, ...(patch.status === 'succeeded' ? { error: null, errorCode: null } : {}) });
-    await this.announce(job, task, patch);
+    const note = warnings.length ? { error: warnings.join('；') } : {};
+    await this.repo.updateJob(job.id, { ...patch, finishedAt: now, updatedAt: now, ...(patch.status === 'succeeded' ? { error: null, errorCode: null, ...note } : {}) });
+    await this.announce(job, task, patch, warnings);
   }
 
   /** The personal notice for a job's final outcome; keyed by the job, so a re-run never announces twice. */
-  private async announce(job: JobRow, task: TaskRow, outcome: Partial<JobRow>) {
+  private async announce(job: JobRow, task: TaskRow, outcome: Partial<JobRow>, warnings: string[] = []) {
     const acct = await this.repo.account(job.accountId);
     const label = this.accounts.adapterLabel(job.platform);
     const where = `${label}账号「${acct?.accountName ?? job.accountId}」`;
     const title = task.content.title || '无标题';
-    if (outcome.status === 'succeeded') {
+    if (outcome.status === 'succeeded' && outcome.platformStatus === 'draft') {
+      // Saved, not published: only WeChat answers 'draft' (an account WeChat gives no publishing API), so the user finishes it there.
+      await this.notify({
+        userId: job.userId,
+        key: `publish-succeeded:${job.id}`,
+        title: '已保存为草稿',
+        content: `「${title}」已保存为公众号草稿（${where}）。该公众号未认证，微信不开放接口发布，请登录 mp.weixin.qq.com 在「草稿箱」中发布。`,
+        link: `/operationBoard/${job.accountId}`,
+      });
+    } else if (outcome.status === 'succeeded') {
       const state = outcome.platformStatus === 'scheduled' ? '已提交定时发布' : outcome.platformStatus === 'reviewing' ? '已提交，平台审核中' : '已发布';
       await this.notify({
         userId: job.userId,
         key: `publish-succeeded:${job.id}`,
         title: '发布成功',
-        content: `「${title}」${state}（${where}）。${outcome.resultUrl ? `笔记链接：${outcome.resultUrl}` : ''}`.trim(),
+        content: `「${title}」${state}（${where}）。${warnings.map((w) => `${w}。`).join('')}${outcome.resultUrl ? `笔记链接：${outcome.resultUrl}` : ''}`.trim(),
         link: `/operationBoard/${job.accountId}`,
       });
     } else if (outcome.status === 'failed') {
@@ -359,7 +389,8 @@ export class PublishService {
       runAt: job.runAt.toISOString(),
       url: job.resultUrl,
       platformStatus: job.platformStatus,
-      error: job.status === 'succeeded' ? null : job.error,
+      // On a success, what went out differently (a skipped topic); on a failure, why.
+      error: job.error,
       errorCode: job.status === 'succeeded' ? null : job.errorCode,
       screenshotUrl: job.screenshotPath ? `/publish-api/publish/screenshot?jobId=${job.id}` : null,
       finishedAt: job.finishedAt?.toISOString() ?? null,

@@ -15,6 +15,7 @@ describe('publish format helpers', () => {
     expect(jobStatusLabel({ status: 'queued', runAt: '2025-01-01T00:00:00Z' }, now)).toBe('排队中');
     expect(jobStatusLabel({ status: 'queued', runAt: '2025-01-01T00:10:00Z' }, now)).toMatch(/^定时发布 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z' }, now)).toBe('发布成功');
+    expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z', platformStatus: 'draft' }, now)).toBe('已存草稿');
   });
   it('formats a missing time as a dash', () => expect(formatDateTime(null)).toBe('—'));
   it('reports problems per platform', () => {

@@ -27,9 +27,10 @@ export const jobStatusColor: Record<PublishJob['status'], string> = {
   failed: 'error',
 };
 
-/** A scheduled job waits in the queue: say when, not just "queued". */
-export function jobStatusLabel(job: Pick<PublishJob, 'status' | 'runAt'>, now: number): string {
+/** A scheduled job waits in the queue: say when, not just "queued"; a job that ended as a platform draft (WeChat without API publishing) says so. */
+export function jobStatusLabel(job: Pick<PublishJob, 'status' | 'runAt'> & { platformStatus?: PublishJob['platformStatus'] }, now: number): string {
   if (job.status === 'queued' && Date.parse(job.runAt) > now + 1000) return `定时发布 ${formatDateTime(job.runAt)}`;
+  if (job.status === 'succeeded' && job.platformStatus === 'draft') return '已存草稿';
   return jobStatusText[job.status];
 }
 

@@ -6,6 +6,7 @@ import type { BoundAccount } from '../../api/publish';
 import { ImagePicker } from '../writing/image-picker';
 import { normalizeTopics, type DraftContent } from './format';
 import { PublishProgress } from './publish-progress';
+import { PacingNotes } from './pacing-notes';
 import { usePublishForm, type ImageItem } from './use-publish-form';
 import './publish.css';
 import { settle } from '../../api/request';
@@ -238,6 +239,7 @@ export function PublishDialog(props: PublishDialogProps) {
             <ImagesField f={f} />
             <ImageRuleAlert f={f} onPick={() => setPickerOpen(true)} />
             <WhenField f={f} />
+            <PacingNotes accounts={f.records.filter((a) => f.accountIds.includes(a.id))} scheduleAt={f.when === 'later' ? f.scheduleAt : null} />
             <ProblemList problems={f.problems} />
           </Form>
         )}

@@ -13,6 +13,7 @@ const quiet = { quietCodes: [ErrorCode.ADMIN_REAUTH_REQUIRED] };
 export type AdminUserQuery = ApiQuery<'/admin/users'>;
 export type AdminOrderQuery = ApiQuery<'/admin/orders'>;
 export type AdminAuditQuery = ApiQuery<'/admin/audit'>;
+export type SitePlatform = ApiQuery<'/admin/platform-health/profile'>['platform'];
 
 export const adminApi = {
   reauthSend: () => api.post('/admin/reauth/send'),
@@ -62,6 +63,17 @@ export const adminApi = {
   sources: () => withReauth(() => api.get('/admin/sources', undefined, quiet)),
   switchSource: (body: ApiBody<'/admin/sources/switch'>) => withReauth(() => api.post('/admin/sources/switch', body, quiet)),
   flags: () => withReauth(() => api.get('/admin/flags', undefined, quiet)),
+
+  platformHealth: () => withReauth(() => api.get('/admin/platform-health', undefined, quiet)),
+  stepFailures: (q: ApiQuery<'/admin/platform-health/failures'>) => withReauth(() => api.get('/admin/platform-health/failures', q, quiet)),
+  siteProfile: (platform: SitePlatform) => withReauth(() => api.get('/admin/platform-health/profile', { platform }, quiet)),
+  /** A refused override answers 1001 with `data.errors`: the editor lists them, so no toast. */
+  saveSiteProfile: (body: ApiBody<'/admin/platform-health/profile/save'>) =>
+    withReauth(() => api.post('/admin/platform-health/profile/save', body, { quietCodes: [ErrorCode.ADMIN_REAUTH_REQUIRED, ErrorCode.VALIDATION] })),
+  rollbackSiteProfile: (platform: SitePlatform, version: number) => withReauth(() => api.post('/admin/platform-health/profile/rollback', { platform, version }, quiet)),
+  /** A failure's screenshot (PNG, outside the typed map): fetched with the login header, shown from a blob. */
+  stepScreenshot: (id: number) =>
+    withReauth(() => request<DownloadResult>({ method: 'GET', url: '/admin/platform-health/screenshot', params: { id }, responseType: 'blob', ...quiet })),
 
   audit: (q: AdminAuditQuery) => withReauth(() => api.get('/admin/audit', q, quiet)),
   /** A CSV file, outside the typed map (it answers a file, not the envelope). */

@@ -15,6 +15,7 @@ import Catalogue from './catalogue-page';
 import Codes from './codes-page';
 import Notices from './notices-page';
 import Models from './models-page';
+import PlatformHealth from './platform-health-page';
 import Audit from './audit-page';
 
 /** The side menu, in the order; the key is the path under /admin. */
@@ -26,6 +27,7 @@ const MENU = [
   { key: 'codes', label: '兑换码' },
   { key: 'notices', label: '通知' },
   { key: 'models', label: '模型与来源' },
+  { key: 'platform-health', label: '平台健康' },
   { key: 'audit', label: '审计日志' },
 ] as const;
 
@@ -69,6 +71,7 @@ export default function AdminConsole({ me }: { me: AdminMe }) {
                   <Route path="codes" element={<Codes me={me} />} />
                   <Route path="notices" element={<Notices me={me} />} />
                   <Route path="models" element={<Models me={me} />} />
+                  <Route path="platform-health" element={<PlatformHealth me={me} />} />
                   <Route path="audit" element={<Audit />} />
                   <Route path="*" element={<Navigate to="dashboard" replace />} />
                 </Routes>

@@ -63,6 +63,7 @@ function UnreadStats({ accountId }: { accountId: number }) {
       />
     );
   const u = unread.data;
+  if (u.unavailable) return <Alert type="info" showIcon title="消息通知暂不可用" description={u.unavailable} data-testid="board-unread-unavailable" />;
   const cells = [
     { label: '评论和@', value: u.mentions, id: 'mentions' },
     { label: '赞和收藏', value: u.likes, id: 'likes' },

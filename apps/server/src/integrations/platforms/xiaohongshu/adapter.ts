@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { BrowserPool } from '../../../browser/pool.js';
 import { CreatorSiteAdapter, type SiteNote } from '../creator-site.js';
 import type { ImageFile } from '../images.js';
-import { builtInProfiles, effectiveProfile, inStep, locate, locateOptional, StepFailedError, type SiteProfile, type SiteProfileSource } from '../site-steps.js';
+import { anyOf, builtInProfiles, effectiveProfile, inStep, locate, locateOptional, StepFailedError, type SiteProfile, type SiteProfileSource } from '../site-steps.js';
 import {
   CaptchaError,
   ContentRejectedError,
@@ -64,6 +64,8 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     imagesMax: 18,
     topicsMax: 10,
     schedule: { mode: 'native', minAheadMs: 3600_000, maxAheadMs: 14 * 24 * 3600_000 },
+    // Peers report warnings, then a 7-day mute, for bursts of automated notes (xiaohongshu-mcp #307, #715).
+    pacing: { minIntervalMs: 2 * 3600_000, dailyCap: 5, jitterMs: 10 * 60_000 },
   };
   /** Shown instead of unread counts and comments (see INBOX_UNAVAILABLE); the account stays active. */
   readonly inboxUnavailable = INBOX_UNAVAILABLE;
@@ -230,6 +232,34 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   // --- publish --------------------------------------------------------------------------------
   protected async fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult> {
     const profile = this.profile();
+    const dismiss = () => this.dismissOverlays(page, profile);
+    const warnings = await this.fillForm(page, profile, content, images, opts);
+    if (opts.dryRun) return { status: 'reviewing', url: null, noteId: null, stoppedBeforeSubmit: true, warnings };
+
+    const started = Date.now();
+    const blocked = page
+      .waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 })
+      .then(() => 'captcha' as const)
+      .catch(() => null);
+    await inStep('submit', () => this.submit(page, profile, opts, dismiss));
+    const outcome = await inStep('confirm', () => this.confirm(page, profile, blocked));
+    if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
+    if (outcome.startsWith('toast:')) {
+      const text = outcome.slice('toast:'.length) || '发布失败';
+      if (/登录/.test(text)) throw new SessionExpiredError(EXPIRED);
+      if (/频繁/.test(text)) throw new RateLimitedError(text);
+      throw new ContentRejectedError(text);
+    }
+    const notes = await this.listNotes(page);
+    const hit = notes.find((n) => n.title === content.title.trim() && n.createdAt.getTime() >= started - 180_000);
+    // Left the form for somewhere other than the success page: only a note in the list proves it was posted.
+    if (outcome === 'left' && !hit) throw new TransientPlatformError('发布后页面跳转到了其他页面，笔记列表中没有找到这篇笔记');
+    const status = opts.scheduleAt ? 'scheduled' : (hit?.status ?? 'reviewing');
+    return { status, url: hit?.url ?? null, noteId: hit?.id ?? null, ...(warnings.length ? { warnings } : {}) };
+  }
+
+  /** Every step up to the final submit; returns what went out differently from what was asked. */
+  private async fillForm(page: Page, profile: SiteProfile, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<string[]> {
     const L = this.label;
     const typing = this.opts.typingDelayMs ?? 35;
     const dismiss = () => this.dismissOverlays(page, profile);
@@ -253,7 +283,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     });
 
     await inStep('title', async () => {
-      const title = await locate(page, profile, 'title', L, { timeoutMs: 60_000, onCovered: dismiss });
+      const title = await locate(page, profile, 'title', L, { timeoutMs: 20_000, onCovered: dismiss });
       await title.click();
       await title.fill('');
       await title.pressSequentially(content.title, { delay: typing });
@@ -283,8 +313,14 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
 
     if (content.aiGenerated) {
       await inStep('declare', async () => {
-        // 《人工智能生成合成内容标识办法》: AI-made notes carry the platform's own declaration.
-        await (await locate(page, profile, 'declare.open', L, { timeoutMs: 10_000, onCovered: dismiss })).click();
+        // 《人工智能生成合成内容标识办法》: AI-made notes carry the platform's own declaration. A form without one (the
+        // site before it added it) still publishes, and the creator is told to declare it in the app.
+        const open = await locateOptional(page, profile, 'declare.open', { timeoutMs: 5000, onCovered: dismiss });
+        if (!open) {
+          warnings.push('小红书发布页没有找到「笔记含AI合成内容」声明，请在小红书App中为这篇笔记补充AI内容声明');
+          return;
+        }
+        await open.click();
         await (await locate(page, profile, 'declare.ai', L, { timeoutMs: 10_000 })).click();
       });
     }
@@ -303,28 +339,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       });
     }
 
-    if (opts.dryRun) return { status: 'reviewing', url: null, noteId: null, stoppedBeforeSubmit: true, warnings };
-
-    const started = Date.now();
-    const blocked = page
-      .waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 })
-      .then(() => 'captcha' as const)
-      .catch(() => null);
-    await inStep('submit', () => this.submit(page, profile, opts, dismiss));
-    const outcome = await inStep('confirm', () => this.confirm(page, profile, blocked));
-    if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
-    if (outcome.startsWith('toast:')) {
-      const text = outcome.slice('toast:'.length) || '发布失败';
-      if (/登录/.test(text)) throw new SessionExpiredError(EXPIRED);
-      if (/频繁/.test(text)) throw new RateLimitedError(text);
-      throw new ContentRejectedError(text);
-    }
-    const notes = await this.listNotes(page);
-    const hit = notes.find((n) => n.title === content.title.trim() && n.createdAt.getTime() >= started - 180_000);
-    // Left the form for somewhere other than the success page: only a note in the list proves it was posted.
-    if (outcome === 'left' && !hit) throw new TransientPlatformError('发布后页面跳转到了其他页面，笔记列表中没有找到这篇笔记');
-    const status = opts.scheduleAt ? 'scheduled' : (hit?.status ?? 'reviewing');
-    return { status, url: hit?.url ?? null, noteId: hit?.id ?? null, ...(warnings.length ? { warnings } : {}) };
+    return warnings;
   }
 
   /** Waits until the preview list shows `count` images (the site uploads each before showing it). */
@@ -333,7 +348,14 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     const deadline = Date.now() + 60_000;
     for (;;) {
       let seen = 0;
-      for (const sel of selectors) seen = Math.max(seen, await page.locator(sel).count().catch(() => 0));
+      for (const sel of selectors)
+        seen = Math.max(
+          seen,
+          await page
+            .locator(sel)
+            .count()
+            .catch(() => 0),
+        );
       if (seen >= count) return;
       if (Date.now() > deadline) throw new StepFailedError('upload.preview', selectors, this.label);
       await page.waitForTimeout(150);
@@ -372,12 +394,10 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   private async confirm(page: Page, profile: SiteProfile, blocked: Promise<'captcha' | null>): Promise<string> {
     const publishPrefix = this.path('publishPrefix');
     const successPrefix = this.path('successPrefix');
-    const toast = page.locator((profile.steps['confirm.toast'] ?? []).join(', ')).first();
-    const captcha = page.locator((profile.steps['confirm.captcha'] ?? []).join(', ')).first();
+    const toast = anyOf(page, profile, 'confirm.toast');
+    const captcha = anyOf(page, profile, 'confirm.captcha');
     return Promise.race([
-      page
-        .waitForURL((u) => !u.pathname.startsWith(publishPrefix), { timeout: 60_000 })
-        .then(() => (new URL(page.url()).pathname.startsWith(successPrefix) ? 'ok' : 'left')),
+      page.waitForURL((u) => !u.pathname.startsWith(publishPrefix), { timeout: 60_000 }).then(() => (new URL(page.url()).pathname.startsWith(successPrefix) ? 'ok' : 'left')),
       toast.waitFor({ timeout: 60_000 }).then(async () => `toast:${((await toast.textContent()) ?? '').trim()}`),
       captcha.waitFor({ timeout: 60_000 }).then(() => 'captcha'),
       blocked.then((b) => b ?? new Promise<never>(() => undefined)),
@@ -410,7 +430,9 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   /** The newest notes (up to three pages of the note manager), with their review state. */
   protected async listNotes(page: Page): Promise<SiteNote[]> {
     return inStep('notes', async () => {
-      if (!page.url().startsWith(this.base) || this.onLoginPage(page)) {
+      // Calls are signed by the page's signer: a page without it (a bare success page) is left for the form first.
+      const signer = await page.evaluate(() => typeof (window as unknown as { _webmsxyw?: unknown })._webmsxyw === 'function').catch(() => false);
+      if (!signer || !page.url().startsWith(this.base) || this.onLoginPage(page)) {
         this.api.watch(page);
         await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
       }

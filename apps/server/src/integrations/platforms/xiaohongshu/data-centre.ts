@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { SiteProfile } from '../site-steps.js';
+import { anyOf, type SiteProfile } from '../site-steps.js';
 import { SessionExpiredError, TransientPlatformError, type PlatformMetrics } from '../types.js';
 import { xhsNoteCells, xhsNoteUrl } from './selectors.js';
 
@@ -12,7 +12,7 @@ export async function readXhsMetrics(page: Page, base: string, profile: SiteProf
   const open = async (path: string) => {
     await page.goto(`${base}${path}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
     if (new URL(page.url()).pathname.startsWith(profile.paths.login!)) throw new SessionExpiredError('小红书登录已失效，请重新扫码绑定');
-    const text = await page.locator(S['data.updatedTo']!.join(', ')).first().textContent({ timeout: 20_000 });
+    const text = await anyOf(page, profile, 'data.updatedTo').textContent({ timeout: 20_000 });
     const day = /(\d{4}-\d{2}-\d{2})/.exec(text ?? '')?.[1];
     if (!day) throw new TransientPlatformError('小红书数据中心页面未显示数据日期');
     return day;
@@ -25,9 +25,7 @@ export async function readXhsMetrics(page: Page, base: string, profile: SiteProf
   const inRange = (d: string) => d >= range.from && d <= range.to;
 
   const lastDay = await open(profile.paths.accountData!);
-  const cells = await page
-    .locator(S['data.trendRows']!.join(', '))
-    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+  const cells = await page.locator(S['data.trendRows']![0]!).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
   const days: PlatformMetrics['days'] = cells
     .filter((c) => c.length >= 8 && inRange(c[0]!))
     .map((c) => ({
@@ -45,15 +43,13 @@ export async function readXhsMetrics(page: Page, base: string, profile: SiteProf
   const notes: PlatformMetrics['notes'] = [];
   if (inRange(lastDay)) {
     const notesDay = await open(profile.paths.notesData!);
-    const items = await page.locator(S['data.noteItems']!.join(', ')).evaluateAll(
+    const items = await page.locator(S['data.noteItems']![0]!).evaluateAll(
       (els, sel) =>
         els.map((el) => ({
           id: el.getAttribute('data-note-id') ?? '',
           title: el.querySelector(sel.title)?.textContent?.trim() ?? '',
           time: el.querySelector(sel.time)?.textContent?.trim() ?? '',
-          cells: Object.fromEntries(
-            [...el.querySelectorAll(sel.cell)].map((c) => [c.getAttribute('data-key') ?? '', c.querySelector('.value')?.textContent?.trim() ?? '']),
-          ),
+          cells: Object.fromEntries([...el.querySelectorAll(sel.cell)].map((c) => [c.getAttribute('data-key') ?? '', c.querySelector('.value')?.textContent?.trim() ?? ''])),
         })),
       xhsNoteCells,
     );

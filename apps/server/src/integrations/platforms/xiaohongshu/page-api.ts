@@ -27,6 +27,10 @@ export class XhsPageApi {
     if (this.seen.has(page)) return;
     const log = new Map<string, unknown>();
     this.seen.set(page, log);
+    // Only what the page fetched since it last loaded: an account's page is reused, and older replies are stale.
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) log.clear();
+    });
     page.on('response', (res) => {
       const u = new URL(res.url());
       if (!/^\/(api|web_api)\//.test(u.pathname) || res.request().method() !== 'GET' || res.status() !== 200) return;

@@ -12,8 +12,7 @@ interface CdpNode {
   shadowRoots?: CdpNode[];
 }
 
-const textOf = (n: CdpNode): string =>
-  n.nodeType === 3 ? (n.nodeValue ?? '') : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(textOf).join('');
+const textOf = (n: CdpNode): string => (n.nodeType === 3 ? (n.nodeValue ?? '') : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(textOf).join(''));
 
 function findAll(n: CdpNode, match: (n: CdpNode) => boolean, out: CdpNode[] = []): CdpNode[] {
   if (match(n)) out.push(n);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,28 +6,116 @@ import { fileURLToPath } from 'node:url';
 import QRCode from 'qrcode';
 
 /**
- * Serves the local Xiaohongshu creator page set (login.html, publish.html and their scripts, in this
- * folder) with the server side they talk to: QR login with cookies (web_session, a1), the publish
- * endpoint, the creator APIs (personal_info, posted notes, topic search) and edith's unread_count
- * and mentions. Both the creator and the edith URL point here. Failures on demand.
+ * A local stand-in for creator.xiaohongshu.com (and the edith/www endpoints, which point here too): two page sets
+ * and the server side they talk to. Failures on demand.
  *
- * The data centre (数据中心): /statistics/account (账号概览: the overview cards and the daily trend table of the last
- * 30 complete days) and /statistics/data-analysis (笔记数据: each note's totals), server-rendered with the site's
- * class names; figures are a pure function of the note ids and the date (`xhsNoteTotals`, `xhsAccountDay`), the
- * newest day is yesterday ("数据更新至").
+ * generation '2025' (pages-2025/): the site as the adapter was first written against it: `img.qrcode-img`,
+ * `.qrcode-status.scanned/.expired`, a Quill `div.ql-editor`, `button.publishBtn`, a `web_session` cookie from the
+ * creator login that the www endpoints accept, personal_info with `user_id`/`red_id`/`notes_count`, the v1 posted-notes
+ * list with a millisecond `time`, GET topic search. Its pages sign their calls with `window._webmsxyw` (the 2025 site
+ * signed too) but the server still answers unsigned calls; it only records them in `unsignedCalls`.
+ *
+ * generation '2026' (pages-2026/, the default): the site as peers and captures show it in 2026, from
+ * /work/shared/notes/platforms-2026.md:
+ * - xpzouying/xiaohongshu-mcp: duplicate `.creator-tab` copies hidden by off-screen placement or opacity 1e-05 +
+ *   aria-hidden + a covering element (commit c63748f, issue #666); `.upload-input` removed after the first image and
+ *   one-at-a-time uploads waiting for `.img-preview-area .pr` (70f07e8, 44061fd); TipTap body (2a57ab4); schedule
+ *   `.post-time-wrapper .d-switch` + `.date-picker-container input` (5c76f97); `<xhs-publish-btn>` clicked by
+ *   coordinates (dee6c25, #693); the AI declaration `business_binds.userDeclarationBind.origin = 2` (PR #528); the
+ *   原创声明 dialog (#837); www pages need a www session (notification.go).
+ * - dreammis/social-auto-upload: `/login`, `.login-box-container` + `img.css-wemwzq` then waiting for 扫一扫 text, the
+ *   QR as the image after 「APP扫一扫登录」, `p[data-placeholder*="输入正文描述"]`, `.d-datepicker-input-filter input`,
+ *   `/publish/success?source=official`, topic suggestions that may not appear (1b36b8b).
+ * - leeguooooo/chrome-use-sites xiaohongshu-creator fixtures captured 2026-09-30: every API call signed through the
+ *   page's `window._webmsxyw`; personal_info without any user id (the id lives in the Vuex store
+ *   `Auth.userInfo`); `/api/galaxy/v2/creator/note/user/posted?tab=&page=` with China-local `time` and `tab_status`;
+ *   code -101 as the creator client's logged-out signal; the `access-token-creator.xiaohongshu.com` session cookie.
+ * - ReaJason/xhs: POST topic search with `suggest_topic_request`, 461 + `Verifytype`/`Verifyuuid` verification,
+ *   error codes 300012 (IP risk) and 300015 (signature).
+ * - peers' reports: `<xhs-publish-btn>` is a Vue custom element with a CLOSED shadow root whose 发布 pill is
+ *   right-anchored next to 暂存离开, so a click on the host's centre hits empty space.
+ * The signature here is a stand-in hash (signer.js, `xywSign` below), not the real algorithm.
+ *
+ * The data centre (数据中心), the same for both generations: /statistics/account (账号概览: the overview cards and the
+ * daily trend table of the last 30 complete days) and /statistics/data-analysis (笔记数据: each note's totals),
+ * server-rendered with the site's class names; figures are a pure function of the note ids and the date
+ * (`xhsNoteTotals`, `xhsAccountDay`), the newest day is yesterday ("数据更新至").
  */
-export type XhsFailure = 'captcha' | 'rejected' | 'expire';
+export type XhsGeneration = '2025' | '2026';
+
+/**
+ * 'captcha': the next publish answers 461 (+ Verifytype/Verifyuuid). 'rejected': the next publish is refused for its
+ * content. 'expire': every session ends at the next request. 'risk': the next API call answers 300012 (IP risk).
+ * 'login-captcha': the next confirmed QR login is sent to /website-login/captcha instead. 'original-dialog' (2026):
+ * the next publish-page load shows a covering 原创声明 modal.
+ */
+export type XhsFailure = 'captcha' | 'rejected' | 'expire' | 'risk' | 'login-captcha' | 'original-dialog';
+
+/** tab_status on the posted-notes list: 1 published, 2 审核中, 3 未通过, 4 scheduled. */
+export type XhsTabStatus = 1 | 2 | 3 | 4;
+
+export interface XhsNote {
+  id: string;
+  userId: string;
+  title: string;
+  desc: string;
+  topics: string[];
+  images: number;
+  /** Each uploaded image's hash in order, so a test can tell which pictures arrived (an image note). */
+  imageSha256: string[];
+  /** The post_time field as sent (YYYY-MM-DD HH:mm, China time), or null. */
+  postTime: string | null;
+  time: number;
+  /** The note carried the 笔记含AI合成内容 declaration (business_binds.userDeclarationBind.origin 2). */
+  aiDeclared?: boolean;
+  /** Unset: 4 while postTime is ahead, else 1. */
+  tabStatus?: XhsTabStatus;
+}
+
+export interface XhsDraft {
+  userId: string;
+  title: string;
+  desc: string;
+  topics: string[];
+  images: number;
+  postTime: string;
+  time: number;
+}
 
 export interface XhsCreatorStandin {
   url: string;
-  /** `imageSha256`: each uploaded image's hash in order, so a test can tell which pictures arrived (an image note). */
-  notes: Array<{ id: string; userId: string; title: string; desc: string; topics: string[]; images: number; imageSha256: string[]; postTime: string | null; time: number }>;
+  generation: XhsGeneration;
+  notes: XhsNote[];
+  /** 暂存离开 on the 2026 publish page. */
+  drafts: XhsDraft[];
+  /** `METHOD /path` of every /api/ or /web_api/ call without a valid X-s/X-t (refused in 2026, answered in 2025). */
+  unsignedCalls: string[];
   /** Plays the phone: scans (and confirms) the latest QR shown. */
   scanLatest(confirm: boolean, name?: string): Promise<void>;
-  failNext(kind: XhsFailure): void;
+  /** `path`: the failure waits for a call whose path starts with it (for 'risk', where the page's own calls come first). */
+  failNext(kind: XhsFailure, path?: string): void;
   expireSessions(): void;
+  /** The latest QR reports 二维码已过期 from its next status poll on. */
+  expireLatestQr(): void;
+  setNoteStatus(noteId: string, status: 'published' | 'reviewing' | 'rejected'): void;
+  /** A www.xiaohongshu.com `web_session` cookie value for this user (what the creator login never gives). */
+  wwwSessionFor(userId: string): string;
   addComment(noteId: string, nickname: string, content: string): void;
   close(): Promise<void>;
+}
+
+/** The stand-in's X-s: signer.js computes the same in the page. */
+export function xywSign(url: string, body: string, t: string, a1: string): string {
+  const fnv1a = (s: string, seed: number) => {
+    let h = seed;
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return (h >>> 0).toString(16).padStart(8, '0');
+  };
+  const input = [url, body, t, a1].join('\n');
+  return `XYW_${fnv1a(input, 0x811c9dc5)}${fnv1a(input, 0x050c5d1f)}`;
 }
 
 const DAY_MS = 86_400_000;
@@ -115,36 +203,88 @@ function notesPage(notes: Array<{ id: string; title: string; time: number }>, ye
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const file = (name: string) => readFileSync(`${dir}/${name}`, 'utf8');
+const chinaMinute = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+const chinaMs = (local: string) => Date.parse(`${local.replace(' ', 'T')}:00+08:00`);
+const STATUS_CODE = { published: 1, reviewing: 2, rejected: 3 } as const;
+const cookieOf = (header: string | undefined, name: string) => {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+};
+const safeDecode = (s: string) => {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+};
+const CREATOR_TOKEN = 'access-token-creator.xiaohongshu.com';
 
-export async function startXhsCreatorStandin(opts: { now?: () => number } = {}): Promise<XhsCreatorStandin> {
+function page2026(title: string, body: string) {
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>${title} - 小红书创作服务平台（本地页面集 2026）</title></head><body>${body}<script src="/static/signer.js"></script></body></html>`;
+}
+
+export async function startXhsCreatorStandin(opts: { now?: () => number; generation?: XhsGeneration } = {}): Promise<XhsCreatorStandin> {
   const now = opts.now ?? Date.now;
-  const qrs = new Map<string, { status: 'waiting' | 'scanned' | 'confirmed'; userId?: string }>();
-  const users = new Map<string, { id: string; name: string; fans: number }>();
+  const gen = opts.generation ?? '2026';
+  const pages = `pages-${gen}`;
+  const qrs = new Map<string, { status: 'waiting' | 'scanned' | 'confirmed' | 'expired'; userId?: string }>();
+  const users = new Map<string, { id: string; redId: string; name: string; fans: number }>();
+  /** Creator sessions: web_session (2025) or the access-token-creator cookie (2026). */
   const sessions = new Map<string, string>();
+  /** www.xiaohongshu.com sessions (web_session) in 2026, only from wwwSessionFor. */
+  const wwwSessions = new Map<string, string>();
   const comments: Array<{ id: string; noteId: string; nickname: string; content: string; time: number }> = [];
-  const failures: XhsFailure[] = [];
+  const failures: Array<{ kind: XhsFailure; path?: string }> = [];
   let latestQr = '';
-  const take = (kinds: XhsFailure[]) => {
-    const i = failures.findIndex((f) => kinds.includes(f));
-    return i < 0 ? null : failures.splice(i, 1)[0]!;
+  const take = (kinds: XhsFailure[], path = '') => {
+    const i = failures.findIndex((f) => kinds.includes(f.kind) && (!f.path || path.startsWith(f.path)));
+    return i < 0 ? null : failures.splice(i, 1)[0]!.kind;
+  };
+  const tabStatus = (n: XhsNote): XhsTabStatus => {
+    const s = n.tabStatus ?? (n.postTime ? 4 : 1);
+    // A scheduled note goes live at its time.
+    return s === 4 && n.postTime && chinaMs(n.postTime) <= now() ? 1 : s;
   };
 
   const state: XhsCreatorStandin = {
     url: '',
+    generation: gen,
     notes: [],
+    drafts: [],
+    unsignedCalls: [],
     async scanLatest(confirm, name = '小红薯创作者') {
       const qr = qrs.get(latestQr);
       if (!qr) throw new Error('no QR shown yet');
       qr.status = 'scanned';
       if (confirm) {
         const id = `5f${randomBytes(11).toString('hex')}`;
-        users.set(id, { id, name, fans: 321 });
+        users.set(id, { id, redId: String(100_000_000 + (h32(`red:${id}`) % 900_000_000)), name, fans: 321 });
         qr.status = 'confirmed';
         qr.userId = id;
       }
     },
-    failNext: (kind) => void failures.push(kind),
-    expireSessions: () => sessions.clear(),
+    failNext: (kind, path) => void failures.push({ kind, path }),
+    expireSessions: () => {
+      sessions.clear();
+      wwwSessions.clear();
+    },
+    expireLatestQr: () => {
+      const qr = qrs.get(latestQr);
+      if (qr) qr.status = 'expired';
+    },
+    setNoteStatus(noteId, status) {
+      const note = state.notes.find((n) => n.id === noteId);
+      if (!note) throw new Error(`no note ${noteId}`);
+      note.tabStatus = STATUS_CODE[status];
+    },
+    wwwSessionFor(userId) {
+      const token = randomBytes(20).toString('hex');
+      (gen === '2025' ? sessions : wwwSessions).set(token, userId);
+      return token;
+    },
     addComment: (noteId, nickname, content) => void comments.push({ id: `m${comments.length + 1}`, noteId, nickname, content, time: Date.now() }),
     close: () => new Promise((r) => server.close(() => r())),
   };
@@ -154,24 +294,61 @@ export async function startXhsCreatorStandin(opts: { now?: () => number } = {}):
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const url = new URL(req.url ?? '/', 'http://standin');
+        const raw = req.url ?? '/';
+        const url = new URL(raw, 'http://standin');
         const p = url.pathname;
-        const cookie = /(?:^|;\s*)web_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-        if (take(['expire'])) sessions.clear();
-        const userId = cookie ? sessions.get(cookie) : undefined;
+        const method = req.method ?? 'GET';
+        const cookies = req.headers.cookie;
+        if (take(['expire'])) state.expireSessions();
+        const token = cookieOf(cookies, gen === '2026' ? CREATOR_TOKEN : 'web_session');
+        const userId = token ? sessions.get(token) : undefined;
+        const user = userId ? users.get(userId) : undefined;
+        const wwwToken = cookieOf(cookies, 'web_session');
+        const wwwUserId = gen === '2026' ? (wwwToken ? wwwSessions.get(wwwToken) : undefined) : userId;
+        // The real site's fingerprint cookie exists before any login; the signature mixes it in.
+        const a1 = cookieOf(cookies, 'a1');
         const html = (body: string) => {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(a1 ? {} : { 'set-cookie': `a1=${randomBytes(16).toString('hex')}; Path=/` }) });
           res.end(body);
         };
         const json = (payload: unknown, status = 200, headers: Record<string, string | string[]> = {}) => {
           res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
           res.end(JSON.stringify(payload));
         };
-        const needLogin = () => json({ code: -100, success: false, msg: '登录已过期', data: {} }, 401);
-        if (p === '/login') return html(file('login.html'));
-        if (p.startsWith('/static/') && p.endsWith('.js')) {
+        const redirect = (location: string) => {
+          res.writeHead(302, { location });
+          res.end();
+        };
+        const toLogin = () => redirect('/login?redirectReason=401');
+        const isApi = p.startsWith('/api/') || p.startsWith('/web_api/');
+
+        if (isApi) {
+          const xs = req.headers['x-s'];
+          const xt = req.headers['x-t'];
+          const ct = String(req.headers['content-type'] ?? '');
+          let body = '';
+          if (!ct.includes('multipart/form-data') && chunks.length) {
+            const text = Buffer.concat(chunks).toString('utf8');
+            try {
+              body = JSON.stringify(JSON.parse(text));
+            } catch {
+              body = text;
+            }
+          }
+          const signed = typeof xs === 'string' && typeof xt === 'string' && [raw, safeDecode(raw)].some((u) => xywSign(u, body, xt, a1 ?? '') === xs);
+          if (!signed) {
+            state.unsignedCalls.push(`${method} ${p}`);
+            if (gen === '2026') return json({ code: 300015, success: false, msg: '签名错误' }, 406);
+          }
+          if (!p.startsWith('/api/cas/') && take(['risk'], p)) return json({ code: 300012, success: false, msg: '网络连接异常，请检查网络设置或重启试试' });
+        }
+
+        if (p === '/login') return html(file(`${pages}/login.html`));
+        if (p.startsWith('/static/')) {
+          const name = p.slice('/static/'.length);
+          if (!/^[\w-]+\.js$/.test(name)) return json({ code: 404, success: false, msg: 'not found' }, 404);
           res.writeHead(200, { 'content-type': 'application/javascript' });
-          return res.end(file(p.slice('/static/'.length)));
+          return res.end(file(name === 'signer.js' ? name : `${pages}/${name}`));
         }
         if (p === '/api/cas/customer/web/qr-code/create') {
           latestQr = randomBytes(8).toString('hex');
@@ -183,53 +360,140 @@ export async function startXhsCreatorStandin(opts: { now?: () => number } = {}):
           });
         }
         if (p === '/api/cas/customer/web/qr-code/status') {
-          const qr = qrs.get(url.searchParams.get('qr_id') ?? '');
-          if (!qr) return json({ code: 0, success: true, data: { status: 'expired' } });
+          const id = url.searchParams.get('qr_id') ?? '';
+          const qr = qrs.get(id);
+          if (!qr || qr.status === 'expired') return json({ code: 0, success: true, data: { status: 'expired' } });
           if (qr.status === 'confirmed' && qr.userId) {
-            const token = randomBytes(20).toString('hex');
-            sessions.set(token, qr.userId);
-            return json({ code: 0, success: true, data: { status: 'confirmed' } }, 200, {
-              'set-cookie': [`web_session=${token}; Path=/; HttpOnly`, `a1=${randomBytes(16).toString('hex')}; Path=/`],
-            });
+            qrs.delete(id);
+            if (take(['login-captcha'])) {
+              // Risk control after the scan: a slider instead of a session.
+              return json({ code: 461, success: false, msg: '需要验证' }, 461, { Verifytype: '102', Verifyuuid: randomUUID() });
+            }
+            const session = gen === '2026' ? `customer.creator.AT-${randomBytes(24).toString('base64url')}` : randomBytes(20).toString('hex');
+            sessions.set(session, qr.userId);
+            const setCookie =
+              gen === '2026'
+                ? [
+                    `${CREATOR_TOKEN}=${session}; Path=/; HttpOnly`,
+                    `galaxy_creator_session_id=${randomBytes(16).toString('base64url')}; Path=/; HttpOnly`,
+                    `x-user-id-creator.xiaohongshu.com=${qr.userId}; Path=/; HttpOnly`,
+                    `customer-sso-sid=${randomBytes(18).toString('hex')}; Path=/`,
+                  ]
+                : [`web_session=${session}; Path=/; HttpOnly`, ...(a1 ? [] : [`a1=${randomBytes(16).toString('hex')}; Path=/`])];
+            return json({ code: 0, success: true, data: { status: 'confirmed' } }, 200, { 'set-cookie': setCookie });
           }
           return json({ code: 0, success: true, data: { status: qr.status } });
         }
-        if (p === '/new/home') return html(userId ? '<h1>创作服务平台首页</h1>' : '<script>location.href="/login"</script>');
+        if (p === '/website-login/captcha') {
+          const body = `<div class="red-captcha-container"><div class="red-captcha-title">安全验证</div><div class="red-captcha-tip">拖动滑块完成拼图</div><div class="red-captcha-slider"><div class="red-captcha-slider-button"></div></div></div>`;
+          return html(
+            gen === '2026' ? page2026('安全验证', body) : `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>安全验证</title></head><body>${body}</body></html>`,
+          );
+        }
+        // The Vue app's store, where the real pages keep the logged-in user (personal_info does not carry the id).
+        const store = (u: { id: string; redId: string; name: string }) =>
+          `<script>document.getElementById('app').__vue_app__ = ${JSON.stringify({
+            version: '3.5.13',
+            config: { globalProperties: { $store: { state: { Auth: { userInfo: { userId: u.id, redId: u.redId, userName: u.name } } } } } },
+          }).replace(/</g, '\\u003c')};</script>`;
+        if (p === '/' && gen === '2026') return redirect(user ? '/new/home' : '/login');
+        if (p === '/new/home') {
+          if (gen === '2025') return html(user ? '<h1>创作服务平台首页</h1>' : '<script>location.href="/login"</script>');
+          if (!user) return toLogin();
+          return html(page2026('首页', `<div id="app"><h1>创作服务平台首页</h1><a href="/publish/publish?from=homepage&target=image">发布笔记</a></div>${store(user)}`));
+        }
         if (p === '/publish/publish') {
-          if (!userId) {
-            res.writeHead(302, { location: '/login?redirectReason=401' });
-            return res.end();
-          }
-          return html(file('publish.html'));
+          if (!user) return toLogin();
+          if (gen === '2025') return html(file(`${pages}/publish.html`));
+          const dialog = take(['original-dialog'])
+            ? '<div class="d-modal-mask"><div class="d-modal" role="dialog"><div class="d-modal-title">原创声明</div><div class="d-modal-content">声明原创后，笔记将展示原创标识，他人转载需获得授权。</div><div class="d-modal-footer"><button class="d-button" type="button">取消</button><button class="d-button bg-red" type="button">声明原创</button></div></div></div>'
+            : '';
+          return html(file(`${pages}/publish.html`).replace('<!--STORE-->', store(user)).replace('<!--ORIGINAL_DIALOG-->', dialog));
         }
-        if (p === '/publish/success') return html('<h1 class="success">发布成功</h1>');
+        if (p === '/publish/success') {
+          const body = '<h1 class="success">发布成功</h1>';
+          return html(gen === '2026' ? page2026('发布成功', `<div id="app">${body}</div>`) : body);
+        }
         if (p === '/statistics/account' || p === '/statistics/data-analysis') {
-          if (!userId) {
-            res.writeHead(302, { location: '/login?redirectReason=401' });
-            return res.end();
-          }
-          const mine = state.notes.filter((n) => n.userId === userId);
+          if (!user) return toLogin();
+          const mine = state.notes.filter((n) => n.userId === user.id);
           const yesterday = plusDays(shanghaiDay(now()), -1);
-          return html(p === '/statistics/account' ? accountPage(users.get(userId)!.fans, mine, yesterday) : notesPage(mine, yesterday));
+          return html(p === '/statistics/account' ? accountPage(user.fans, mine, yesterday) : notesPage(mine, yesterday));
         }
-        if (!userId) return needLogin();
-        const user = users.get(userId)!;
+        if (p === '/__standin/draft' && method === 'POST' && user) {
+          const d = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Partial<XhsDraft>;
+          state.drafts.push({
+            userId: user.id,
+            title: String(d.title ?? ''),
+            desc: String(d.desc ?? ''),
+            topics: Array.isArray(d.topics) ? d.topics.map(String) : [],
+            images: Number(d.images ?? 0),
+            postTime: String(d.postTime ?? ''),
+            time: Date.now(),
+          });
+          return json({ code: 0, success: true });
+        }
+
+        // www.xiaohongshu.com endpoints (edith): a www session, which in 2026 the creator login does not give.
+        const www = p === '/api/sns/web/unread_count' || p === '/api/sns/web/v1/you/mentions';
+        if (www) {
+          if (!wwwUserId) return json({ code: -100, success: false, msg: '登录已过期', data: {} }, 401);
+          const mine = new Map(state.notes.filter((n) => n.userId === wwwUserId).map((n) => [n.id, n]));
+          if (p === '/api/sns/web/unread_count') {
+            const mentions = comments.filter((c) => mine.has(c.noteId)).length;
+            return json({ code: 0, success: true, msg: '成功', data: { unread_count: mentions + 2, likes: 2, connections: 0, mentions } });
+          }
+          const list = comments
+            .filter((c) => mine.has(c.noteId))
+            .map((c) => ({
+              id: c.id,
+              time: Math.floor(c.time / 1000),
+              type: 'comment/item',
+              user_info: { nickname: c.nickname },
+              comment_info: { content: c.content },
+              item_info: { id: c.noteId, content: mine.get(c.noteId)!.title },
+            }));
+          return json({ code: 0, success: true, data: { message_list: list, has_more: false } });
+        }
+
+        if (!user) {
+          if (gen === '2025') return json({ code: -100, success: false, msg: '登录已过期', data: {} }, 401);
+          if (isApi) return json({ code: -101, success: false, msg: '未登录' });
+          return json({ code: 404, success: false, msg: 'not found' }, 404);
+        }
+        const mine = () => state.notes.filter((n) => n.userId === user.id);
         if (p === '/api/galaxy/creator/home/personal_info') {
+          if (gen === '2025') {
+            return json({
+              code: 0,
+              success: true,
+              data: {
+                user_id: user.id,
+                red_id: '9527',
+                name: user.name,
+                avatar: 'https://sns-avatar.example/a.jpg',
+                fans_count: user.fans,
+                notes_count: mine().length,
+              },
+            });
+          }
           return json({
             code: 0,
             success: true,
             data: {
-              user_id: user.id,
-              red_id: '9527',
               name: user.name,
-              avatar: 'https://sns-avatar.example/a.jpg',
+              avatar: 'https://sns-avatar-qc.xhscdn.com/avatar/stand-in.jpg',
+              follow_count: 12,
               fans_count: user.fans,
-              notes_count: state.notes.filter((n) => n.userId === user.id).length,
+              faved_count: 345,
+              red_num: user.redId,
+              personal_desc: '本地页面集的创作者',
+              grow_info: { level: 2, fans_count: user.fans, max_fans_count: 500, min_fans_count: 100 },
             },
           });
         }
-        if (p === '/api/galaxy/creator/note/user/posted') {
-          const notes = state.notes.filter((n) => n.userId === user.id).reverse();
+        if (p === '/api/galaxy/creator/note/user/posted' && gen === '2025') {
+          const notes = mine().reverse();
           return json({
             code: 0,
             success: true,
@@ -245,41 +509,73 @@ export async function startXhsCreatorStandin(opts: { now?: () => number } = {}):
             },
           });
         }
-        if (p === '/web_api/sns/v1/search/topic') {
-          const kw = url.searchParams.get('keyword') ?? '';
+        if (p === '/api/galaxy/v2/creator/note/user/posted' && gen === '2026') {
+          const PAGE = 10;
+          const tab = Number(url.searchParams.get('tab') ?? 0);
+          const pageNo = Math.max(0, Number(url.searchParams.get('page') ?? 0) || 0);
+          const all = mine()
+            .map((n, i) => ({ n, i }))
+            .sort((a, b) => b.n.time - a.n.time || b.i - a.i)
+            .map((x) => x.n);
+          const listed = tab ? all.filter((n) => tabStatus(n) === tab) : all;
+          const slice = listed.slice(pageNo * PAGE, (pageNo + 1) * PAGE);
+          const today = shanghaiDay(now());
           return json({
             code: 0,
             success: true,
             data: {
-              topic_info_dtos: [
-                { name: kw, view_num: 1000 },
-                { name: `${kw}日常`, view_num: 10 },
-              ],
+              page: (pageNo + 1) * PAGE < listed.length ? pageNo + 1 : -1,
+              tags: [{ id: 'special.note_time_desc', name: '所有笔记', notes_count: all.length, checked: true }],
+              notes: slice.map((n) => {
+                const status = tabStatus(n);
+                const scheduledAt = n.postTime ? chinaMs(n.postTime) : NaN;
+                // Nobody has seen a note before it goes live.
+                const t = status === 4 ? xhsNoteTotals(n, '1970-01-01') : xhsNoteTotals(n, today);
+                return {
+                  id: n.id,
+                  display_title: n.title,
+                  type: 'normal',
+                  tab_status: status,
+                  time: chinaMinute(n.time),
+                  schedule_post_time: Number.isFinite(scheduledAt) ? scheduledAt : 0,
+                  visible_time: Math.floor((Number.isFinite(scheduledAt) ? scheduledAt : n.time) / 1000),
+                  images_list: Array.from({ length: n.images }, (_, i) => ({ url: `https://sns-webpic-qc.xhscdn.com/stand-in/${n.id}/${i}` })),
+                  view_count: t.view,
+                  likes: t.like,
+                  comments_count: t.comment,
+                  collected_count: t.collect,
+                  shared_count: t.share,
+                  xsec_token: `AB${createHash('sha256').update(`xsec:${n.id}`).digest('base64url').slice(0, 40)}`,
+                };
+              }),
             },
           });
         }
-        if (p === '/api/sns/web/unread_count') {
-          const mine = new Set(state.notes.filter((n) => n.userId === user.id).map((n) => n.id));
-          const mentions = comments.filter((c) => mine.has(c.noteId)).length;
-          return json({ code: 0, success: true, msg: '成功', data: { unread_count: mentions + 2, likes: 2, connections: 0, mentions } });
+        if (p === '/web_api/sns/v1/search/topic') {
+          let kw: string;
+          if (gen === '2025') {
+            kw = url.searchParams.get('keyword') ?? '';
+          } else {
+            if (method !== 'POST') return json({ code: 404, success: false, msg: 'not found' }, 404);
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { keyword?: unknown };
+            kw = String(body.keyword ?? '');
+          }
+          // A niche keyword has no suggestions, so the page shows none and a publisher must skip the topic.
+          const topics = kw.includes('冷门')
+            ? []
+            : [
+                { name: kw, view_num: 1000 },
+                { name: `${kw}日常`, view_num: 10 },
+              ];
+          return json({
+            code: 0,
+            success: true,
+            data: { topic_info_dtos: topics.map((t) => (gen === '2026' ? { id: h32(`topic:${t.name}`).toString(16), type: 'topic', link: '', ...t } : t)) },
+          });
         }
-        if (p === '/api/sns/web/v1/you/mentions') {
-          const mine = new Map(state.notes.filter((n) => n.userId === user.id).map((n) => [n.id, n]));
-          const list = comments
-            .filter((c) => mine.has(c.noteId))
-            .map((c) => ({
-              id: c.id,
-              time: Math.floor(c.time / 1000),
-              type: 'comment/item',
-              user_info: { nickname: c.nickname },
-              comment_info: { content: c.content },
-              item_info: { id: c.noteId, content: mine.get(c.noteId)!.title },
-            }));
-          return json({ code: 0, success: true, data: { message_list: list, has_more: false } });
-        }
-        if (p === '/web_api/sns/v2/note' && req.method === 'POST') {
+        if (p === '/web_api/sns/v2/note' && method === 'POST') {
           const failure = take(['captcha', 'rejected']);
-          if (failure === 'captcha') return json({ code: 461, success: false, msg: '需要验证' }, 461);
+          if (failure === 'captcha') return json({ code: 461, success: false, msg: '需要验证' }, 461, { Verifytype: '102', Verifyuuid: randomUUID() });
           if (failure === 'rejected') return json({ code: -9101, success: false, msg: '内容包含违规信息，请修改后发布' });
           // The multipart body read by the platform's own FormData parser (undici), as the real site's server would.
           const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
@@ -295,16 +591,27 @@ export async function startXhsCreatorStandin(opts: { now?: () => number } = {}):
             (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP');
           if (bytes.some((b) => !isImage(b))) return json({ code: -1, success: false, msg: '图片格式不支持，请上传jpg、png格式图片' });
           if ([...title].length > 20) return json({ code: -1, success: false, msg: '标题最多20个字' });
-          const note = {
+          const postTime = field('post_time') || null;
+          if (gen === '2026' && postTime && !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(postTime)) return json({ code: -1, success: false, msg: '定时发布时间格式不正确' });
+          let binds: { userDeclarationBind?: { origin?: unknown } } = {};
+          try {
+            binds = JSON.parse(field('business_binds') || '{}') as typeof binds;
+          } catch {
+            return json({ code: -1, success: false, msg: '参数错误' });
+          }
+          const note: XhsNote = {
             id: randomBytes(12).toString('hex'),
             userId: user.id,
             title,
-            desc: field('desc'),
+            // Multipart turns the page's \n into \r\n.
+            desc: field('desc').replace(/\r\n/g, '\n'),
             topics: field('topics').split(',').filter(Boolean),
             images,
             imageSha256: bytes.map((b) => createHash('sha256').update(b).digest('hex')),
-            postTime: field('post_time') || null,
+            postTime,
             time: Date.now(),
+            aiDeclared: binds.userDeclarationBind?.origin === 2,
+            tabStatus: postTime ? 4 : 1,
           };
           state.notes.push(note);
           return json({ code: 0, success: true, data: { id: note.id } });

@@ -1,4 +1,12 @@
 (function () {
+  // The site's own client signs every call (window._webmsxyw from signer.js).
+  function request(method, path, body) {
+    var form = body instanceof FormData;
+    var sig = window._webmsxyw(path, form ? undefined : body);
+    var headers = { 'X-s': sig['X-s'], 'X-t': String(sig['X-t']) };
+    if (body && !form) headers['Content-Type'] = 'application/json;charset=UTF-8';
+    return fetch(path, { method: method, credentials: 'include', headers: headers, body: form ? body : body ? JSON.stringify(body) : undefined });
+  }
   var files = [];
   var topics = [];
   var $ = function (s) {
@@ -14,10 +22,18 @@
     });
   });
   $('.upload-input').addEventListener('change', function (e) {
-    files = Array.prototype.slice.call(e.target.files);
-    // "Uploading": the editor shows up a moment later.
+    // Each choice adds to the note's images (the 2025 uploader appended; xiaohongshu-mcp waited for one `.pr` per image).
+    var added = Array.prototype.slice.call(e.target.files);
+    files = files.concat(added);
+    e.target.value = '';
+    // "Uploading": each preview and the editor show up a moment later.
     setTimeout(function () {
-      $('.img-preview-area').textContent = files.length + ' 张图片';
+      added.forEach(function (f) {
+        var pr = document.createElement('div');
+        pr.className = 'pr';
+        pr.textContent = f.name;
+        $('.img-preview-area').appendChild(pr);
+      });
       $('.editor').hidden = false;
     }, 300);
   });
@@ -29,7 +45,7 @@
       box.hidden = true;
       return;
     }
-    fetch('/web_api/sns/v1/search/topic?keyword=' + encodeURIComponent(m[1]), { credentials: 'include' })
+    request('GET', '/web_api/sns/v1/search/topic?keyword=' + encodeURIComponent(m[1]))
       .then(function (r) {
         return r.json();
       })
@@ -71,7 +87,7 @@
     files.forEach(function (f) {
       fd.append('images', f, f.name);
     });
-    fetch('/web_api/sns/v2/note', { method: 'POST', body: fd, credentials: 'include' }).then(function (r) {
+    request('POST', '/web_api/sns/v2/note', fd).then(function (r) {
       if (r.status === 461) {
         $('#red-captcha').hidden = false;
         return;

@@ -1,10 +1,23 @@
 (function () {
+  // The site's own client signs every call (window._webmsxyw from signer.js).
+  function request(method, path, body) {
+    var form = body instanceof FormData;
+    var sig = window._webmsxyw(path, form ? undefined : body);
+    var headers = { 'X-s': sig['X-s'], 'X-t': String(sig['X-t']) };
+    if (body && !form) headers['Content-Type'] = 'application/json;charset=UTF-8';
+    return fetch(path, { method: method, credentials: 'include', headers: headers, body: form ? body : body ? JSON.stringify(body) : undefined });
+  }
   var panel = document.querySelector('.qr-panel');
   var img = document.querySelector('.qrcode-img');
   var status = document.querySelector('.qrcode-status');
   function poll(id) {
-    fetch('/api/cas/customer/web/qr-code/status?qr_id=' + encodeURIComponent(id), { credentials: 'include' })
+    request('GET', '/api/cas/customer/web/qr-code/status?qr_id=' + encodeURIComponent(id))
       .then(function (r) {
+        // A slider after the scan: the client follows the verification headers to the captcha page.
+        if (r.status === 461) {
+          location.href = '/website-login/captcha?redirectPath=%2Fnew%2Fhome&verifyUuid=' + encodeURIComponent(r.headers.get('Verifyuuid') || '');
+          return new Promise(function () {});
+        }
         return r.json();
       })
       .then(function (j) {
@@ -25,7 +38,7 @@
       });
   }
   document.querySelector('.css-wemwzq').addEventListener('click', function () {
-    fetch('/api/cas/customer/web/qr-code/create', { method: 'POST', credentials: 'include' })
+    request('POST', '/api/cas/customer/web/qr-code/create')
       .then(function (r) {
         return r.json();
       })
