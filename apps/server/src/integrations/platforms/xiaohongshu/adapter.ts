@@ -181,7 +181,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   protected async openPublishPage(page: Page): Promise<boolean> {
     this.api.watch(page);
     return inStep('open', async () => {
-      await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+      await this.goto(page, `${this.base}${this.path('publish')}`);
       if (this.onLoginPage(page)) return false;
       if (await this.captchaShown(page)) throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
       // The form is ready when its upload input exists (the image tab is active) or a tab can be clicked.
@@ -193,6 +193,22 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       if (!ready) throw new StepFailedError('tab.image', [...profile.steps['upload.input']!, ...profile.steps['tab.image']!], this.label);
       return true;
     });
+  }
+
+  /**
+   * Right after a QR login the site is still redirecting itself (login -> /new/home): a navigation of ours started then
+   * is interrupted by the site's. Let the site's land, then go again.
+   */
+  private async goto(page: Page, url: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+        return;
+      } catch (err) {
+        if (attempt >= 3 || !/interrupted by another navigation/i.test(String(err))) throw err;
+        await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => undefined);
+      }
+    }
   }
 
   /**
@@ -234,7 +250,14 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     const profile = this.profile();
     const dismiss = () => this.dismissOverlays(page, profile);
     const warnings = await this.fillForm(page, profile, content, images, opts);
-    if (opts.dryRun) return { status: 'reviewing', url: null, noteId: null, stoppedBeforeSubmit: true, warnings };
+    if (opts.dryRun) {
+      // The canary proves the submit control is there and usable, and stops: nothing is clicked.
+      await inStep('submit', async () => {
+        const host = await locateOptional(page, profile, 'submit.host', { timeoutMs: 2000 });
+        if (!host) await locate(page, profile, 'submit.button', this.label, { timeoutMs: 15_000, onCovered: dismiss });
+      });
+      return { status: 'reviewing', url: null, noteId: null, stoppedBeforeSubmit: true, warnings };
+    }
 
     const started = Date.now();
     const blocked = page
@@ -303,7 +326,8 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
         await editor.pressSequentially(typed, { delay: Math.max(typing, 20) });
         const item = await locateOptional(page, profile, 'topics.item', { timeoutMs: this.opts.topicWaitMs ?? 8000 });
         if (item) {
-          await item.click();
+          // The list is refreshed as each character arrives: the exact topic once it shows, else the first offered.
+          await ((await this.exactTopic(page, profile, topic)) ?? item).click();
           continue;
         }
         for (let k = 0; k < [...typed].length; k++) await page.keyboard.press('Backspace');
@@ -340,6 +364,21 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     }
 
     return warnings;
+  }
+
+  /** The suggestion that is the topic itself (`#旅行`, maybe followed by its view count), once the list shows it. */
+  private async exactTopic(page: Page, profile: SiteProfile, topic: string): Promise<Locator | null> {
+    const escaped = topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`^\\s*#?${escaped}(\\s|$)`);
+    const deadline = Date.now() + 1500;
+    for (;;) {
+      for (const sel of profile.steps['topics.item'] ?? []) {
+        const hit = page.locator(sel).filter({ hasText: re }).first();
+        if (await hit.isVisible().catch(() => false)) return hit;
+      }
+      if (Date.now() > deadline) return null;
+      await page.waitForTimeout(150);
+    }
   }
 
   /** Waits until the preview list shows `count` images (the site uploads each before showing it). */
@@ -434,7 +473,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       const signer = await page.evaluate(() => typeof (window as unknown as { _webmsxyw?: unknown })._webmsxyw === 'function').catch(() => false);
       if (!signer || !page.url().startsWith(this.base) || this.onLoginPage(page)) {
         this.api.watch(page);
-        await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+        await this.goto(page, `${this.base}${this.path('publish')}`);
       }
       if (this.onLoginPage(page)) throw new SessionExpiredError(EXPIRED);
       const out: SiteNote[] = [];
@@ -450,7 +489,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   private onCreatorPage<T>(accountKey: string, session: SessionBlob, fn: (page: Page) => Promise<T>, what: string): Promise<T> {
     return this.withPage(accountKey, session, what, async (page) => {
       this.api.watch(page);
-      await page.goto(`${this.base}${this.path('publish')}`, { waitUntil: 'domcontentloaded', timeout: 45_000 });
+      await this.goto(page, `${this.base}${this.path('publish')}`);
       if (this.onLoginPage(page)) throw new SessionExpiredError(EXPIRED);
       return fn(page);
     });
