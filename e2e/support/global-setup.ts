@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_BETA_TRACK } from './fixtures.js';
 import { startOpenAiStandin, type ChatRequestBody, type StandinReply } from '../../apps/server/src/test/standins/openai-compatible.js';
+import { startXhsCreatorStandin } from '../../apps/server/src/test/standins/xhs-creator/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -113,6 +114,10 @@ export default async function globalSetup() {
   // moves the sandbox site's clock three days on and asserts the exact figures of the days in between.
   const dataToday = new Date(Date.now() + 8 * 3600_000 + 3 * 86_400_000).toISOString().slice(0, 10);
   process.env.E2E_DATA_TODAY = dataToday;
+  // Xiaohongshu as it is in 2026 (the local page set), beside the embedded 沙箱 site: publish-xiaohongshu.spec.ts binds
+  // and publishes there through the server's own browser; specs reach its test hooks at E2E_XHS_URL.
+  const xhs = await startXhsCreatorStandin({ generation: '2026' });
+  process.env.E2E_XHS_URL = xhs.url;
   const child = spawn(process.execPath, [main], {
     cwd: root,
     env: {
@@ -132,6 +137,8 @@ export default async function globalSetup() {
       // Comments reach the unread counts through the engagement job (5 min by default): a fan
       // comment in publish.spec.ts must show up within a test's time.
       PUBLISH_ENGAGEMENT_INTERVAL_MS: '3000',
+      XHS_CREATOR_URL: xhs.url,
+      XHS_EDITH_URL: xhs.url,
       // Specs drive the sandbox creator site's failure switch and read its notes (/sandbox-platform/api/_control, _notes).
       SANDBOX_HOOKS: '1',
       DATA_TODAY: dataToday,
@@ -167,5 +174,6 @@ export default async function globalSetup() {
     if (output.trim()) console.log(`\n--- e2e server output (last ${Math.min(output.length, 8_000)} characters; all of it in ${logFile}) ---\n${output.slice(-8_000)}`);
     rmSync(dataDir, { recursive: true, force: true });
     await llm.close();
+    await xhs.close();
   };
 }

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { contentProblems, formatDateTime, htmlImages, imageProblem, imageRule, isTerminalConnection, jobStatusLabel, normalizeTopics, sniffFileType, textLength } from './format';
+import {
+  contentProblems,
+  formatDateTime,
+  htmlImages,
+  imageProblem,
+  imageRule,
+  isTerminalConnection,
+  jobStatusLabel,
+  jobStatusTagColor,
+  normalizeTopics,
+  sniffFileType,
+  textLength,
+} from './format';
 
 const sandboxLimits = { titleMax: 20, titleRequired: true, bodyMax: 1000, imagesMin: 1, imagesMax: 18, topicsMax: 10, schedule: null };
 
@@ -16,6 +28,10 @@ describe('publish format helpers', () => {
     expect(jobStatusLabel({ status: 'queued', runAt: '2025-01-01T00:10:00Z' }, now)).toMatch(/^定时发布 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z' }, now)).toBe('发布成功');
     expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z', platformStatus: 'draft' }, now)).toBe('已存草稿');
+    expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z', platformStatus: 'reviewing' }, now)).toBe('审核中');
+    expect(jobStatusLabel({ status: 'succeeded', runAt: '2025-01-01T00:10:00Z', platformStatus: 'rejected' }, now)).toBe('未通过');
+    expect(jobStatusTagColor({ status: 'succeeded', platformStatus: 'rejected' })).toBe('error');
+    expect(jobStatusTagColor({ status: 'succeeded', platformStatus: 'published' })).toBe('success');
   });
   it('formats a missing time as a dash', () => expect(formatDateTime(null)).toBe('—'));
   it('reports problems per platform', () => {

@@ -20,7 +20,7 @@ export const jobStatusText: Record<PublishJob['status'], string> = {
   succeeded: '发布成功',
   failed: '发布失败',
 };
-export const jobStatusColor: Record<PublishJob['status'], string> = {
+const jobStatusColor: Record<PublishJob['status'], string> = {
   queued: 'default',
   running: 'processing',
   succeeded: 'success',
@@ -31,7 +31,17 @@ export const jobStatusColor: Record<PublishJob['status'], string> = {
 export function jobStatusLabel(job: Pick<PublishJob, 'status' | 'runAt'> & { platformStatus?: PublishJob['platformStatus'] }, now: number): string {
   if (job.status === 'queued' && Date.parse(job.runAt) > now + 1000) return `定时发布 ${formatDateTime(job.runAt)}`;
   if (job.status === 'succeeded' && job.platformStatus === 'draft') return '已存草稿';
+  // Taken by the platform but still under its review, or not approved (小红书「审核中」「未通过」).
+  if (job.status === 'succeeded' && job.platformStatus === 'reviewing') return '审核中';
+  if (job.status === 'succeeded' && job.platformStatus === 'rejected') return '未通过';
   return jobStatusText[job.status];
+}
+
+/** The tag colour: a note the platform did not approve is an error even though our job succeeded. */
+export function jobStatusTagColor(job: Pick<PublishJob, 'status'> & { platformStatus?: PublishJob['platformStatus'] }): string {
+  if (job.status === 'succeeded' && job.platformStatus === 'rejected') return 'error';
+  if (job.status === 'succeeded' && (job.platformStatus === 'reviewing' || job.platformStatus === 'draft')) return 'warning';
+  return jobStatusColor[job.status];
 }
 
 export const isResultSettled = (r: Pick<PublishResultReply, 'status'>) => r.status === 'succeeded' || r.status === 'failed' || r.status === 'partial';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, List, Modal, Skeleton, Tag } from 'antd';
 import { publishApi, type PublishJob } from '../../api/publish';
-import { formatDateTime, isResultSettled, jobStatusColor, jobStatusLabel } from './format';
+import { formatDateTime, isResultSettled, jobStatusLabel, jobStatusTagColor } from './format';
 import { usePlatformName } from './platforms';
 import { pollWhile } from '../polling/use-poll';
 import { queryKeys } from '../../api/query-keys';
@@ -58,7 +58,7 @@ export function JobRow({ job, now }: { job: PublishJob; now: number }) {
           <span className="job-title">
             {job.accountName}
             <Tag>{platformName(job.platform)}</Tag>
-            <Tag color={jobStatusColor[job.status]} data-testid="publish-job-status">
+            <Tag color={jobStatusTagColor(job)} data-testid="publish-job-status">
               {jobStatusLabel(job, now)}
             </Tag>
           </span>

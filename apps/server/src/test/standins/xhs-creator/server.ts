@@ -36,10 +36,25 @@ import QRCode from 'qrcode';
  *   right-anchored next to 暂存离开, so a click on the host's centre hits empty space.
  * The signature here is a stand-in hash (signer.js, `xywSign` below), not the real algorithm.
  *
- * The data centre (数据中心), the same for both generations: /statistics/account (账号概览: the overview cards and the
- * daily trend table of the last 30 complete days) and /statistics/data-analysis (笔记数据: each note's totals),
- * server-rendered with the site's class names; figures are a pure function of the note ids and the date
- * (`xhsNoteTotals`, `xhsAccountDay`), the newest day is yesterday ("数据更新至").
+ * The data centre (数据中心). Figures are a pure function of the note ids and the date (`xhsNoteTotals`,
+ * `xhsAccountDay`); the newest computed day is yesterday unless `dataCentreLagDays` holds it back.
+ * - 2025: /statistics/account (账号概览: the overview cards and the daily trend table of the last 30 complete days) and
+ *   /statistics/data-analysis (笔记数据: each note's totals), server-rendered with the class names the adapter was first
+ *   written against ("数据更新至" the newest day). No v2 page, no data-centre APIs.
+ * - 2026, from leeguooooo/chrome-use-sites xiaohongshu-creator (fixtures account_base.json, note_base_image.json,
+ *   note_base_fresh.json, README, me.js, note-stats.js; captured 2026-09-30) and peers that read the same replies
+ *   (a collector that watches the page's own responses on /statistics/account/v2 and documents the per-day lists
+ *   `view_list`, `rise_fans_list`, `net_rise_fans_count_list`… as `{date, count, count_with_double}` with `date` the
+ *   China-local midnight in ms; a creator-centre client that maps `account/base`, `fans/overall_new` `fans_list` and
+ *   `note/base`): /statistics/account/v2 is an empty shell whose script (pages-2026/account-v2.js) asks
+ *   GET /api/galaxy/v2/creator/datacenter/account/base through the page's signer and draws it. Replies are snake_case
+ *   on the wire (the page client's `transform: true` camelCases them, which is what the fixtures show: `viewCount` is
+ *   `view_count` here). `seven` / `thirty` hold the window's totals, `begin_time` / `end_time` (China midnights) and the
+ *   per-day lists; a day not computed yet reads -1 in every list. GET /api/galaxy/creator/data/fans/overall_new gives
+ *   the follower total per day (`fans_list`). GET /api/galaxy/creator/datacenter/note/base?note_id= gives one note's
+ *   totals as of `basic_data_last_update_time` (the China midnight of the day they cover); a note newer than the
+ *   rollup reads like note_base_fresh.json: live counts, -1 rates, no update time. The old pages are gone
+ *   (/statistics/account redirects to v2; 内容分析 is a shell without the old markup).
  */
 export type XhsGeneration = '2025' | '2026';
 
@@ -90,6 +105,11 @@ export interface XhsCreatorStandin {
   drafts: XhsDraft[];
   /** `METHOD /path` of every /api/ or /web_api/ call without a valid X-s/X-t (refused in 2026, answered in 2025). */
   unsignedCalls: string[];
+  /**
+   * 2026 data centre: how many of the newest days (ending yesterday) the rollup has not computed yet. Those days read -1
+   * in account/base and fans/overall_new, and note/base reports the day before them. 0 by default.
+   */
+  dataCentreLagDays: number;
   /** Plays the phone: scans (and confirms) the latest QR shown. */
   scanLatest(confirm: boolean, name?: string): Promise<void>;
   /** `path`: the failure waits for a call whose path starts with it (for 'risk', where the page's own calls come first). */
@@ -201,6 +221,124 @@ function notesPage(notes: Array<{ id: string; title: string; time: number }>, ye
 <div class="note-data-list"><div class="header"><span class="data-update-time">数据更新至 ${yesterday}</span></div>${items.join('') || '<div class="empty">暂无笔记数据</div>'}</div></div></body></html>`;
 }
 
+/** China-local midnight of a day, in epoch ms: how the data centre's replies date things. */
+const chinaMidnight = (day: string) => Date.parse(`${day}T00:00:00+08:00`);
+const NOT_COMPUTED = -1;
+
+/** The days of a window ending yesterday, oldest first; the newest `lag` of them are not computed yet. */
+function windowDays(yesterday: string, size: number, lag: number) {
+  return Array.from({ length: size }, (_, i) => {
+    const day = plusDays(yesterday, i - size + 1);
+    return { day, computed: day <= plusDays(yesterday, -lag) };
+  });
+}
+
+/** GET /api/galaxy/v2/creator/datacenter/account/base (2026): `seven` / `thirty`, each with per-day `*_list`s. */
+function accountBase(fans: number, notes: Array<{ id: string; time: number }>, yesterday: string, lag: number) {
+  const block = (size: number) => {
+    const days = windowDays(yesterday, size, lag).map((w) => ({ ...w, x: xhsAccountDay(fans, notes, w.day) }));
+    const list = (v: (x: ReturnType<typeof xhsAccountDay>) => number) =>
+      days.map((d) => {
+        const count = d.computed ? v(d.x) : NOT_COMPUTED;
+        return { date: chinaMidnight(d.day), count, count_with_double: count };
+      });
+    const total = (v: (x: ReturnType<typeof xhsAccountDay>) => number) => days.filter((d) => d.computed).reduce((a, d) => a + v(d.x), 0);
+    // The stand-in's followers only grow, so every net gain is a gain and nobody leaves.
+    return {
+      begin_time: chinaMidnight(days[0]!.day),
+      end_time: chinaMidnight(days.at(-1)!.day),
+      view_count: total((x) => x.view),
+      like_count: total((x) => x.like),
+      collect_count: total((x) => x.collect),
+      comment_count: total((x) => x.comment),
+      share_count: total((x) => x.share),
+      rise_fans_count: total((x) => x.netFans),
+      loss_fans_count: 0,
+      net_rise_fans_count: total((x) => x.netFans),
+      publish_note_num: notes.filter((n) => days.some((d) => d.day === shanghaiDay(n.time))).length,
+      summary: '你的笔记近期数据表现稳定，多多提升笔记质量，可以促进数据增长哦！',
+      view_list: list((x) => x.view),
+      like_list: list((x) => x.like),
+      collect_list: list((x) => x.collect),
+      comment_list: list((x) => x.comment),
+      share_list: list((x) => x.share),
+      rise_fans_list: list((x) => x.netFans),
+      loss_fans_count_list: list(() => 0),
+      net_rise_fans_count_list: list((x) => x.netFans),
+    };
+  };
+  return { seven: block(7), thirty: block(XHS_TREND_DAYS) };
+}
+
+/** GET /api/galaxy/creator/data/fans/overall_new (2026): the follower total at the end of each day (`fans_list`). */
+function fansOverall(fans: number, notes: Array<{ id: string; time: number }>, yesterday: string, lag: number) {
+  const block = (size: number) => {
+    const days = windowDays(yesterday, size, lag).map((w) => ({ ...w, x: xhsAccountDay(fans, notes, w.day) }));
+    const done = days.filter((d) => d.computed);
+    const entry = (d: (typeof days)[number], v: number) => ({ date: chinaMidnight(d.day), count: d.computed ? v : NOT_COMPUTED });
+    return {
+      begin_time: chinaMidnight(days[0]!.day),
+      end_time: chinaMidnight(days.at(-1)!.day),
+      fans_count: done.at(-1)?.x.fans ?? fans,
+      rise_fans_count: done.reduce((a, d) => a + d.x.netFans, 0),
+      leave_fans_count: 0,
+      fans_list: days.map((d) => entry(d, d.x.fans)),
+      rise_fans_list: days.map((d) => entry(d, d.x.netFans)),
+      leave_fans_list: days.map((d) => entry(d, 0)),
+    };
+  };
+  return { seven: block(7), thirty: block(XHS_TREND_DAYS) };
+}
+
+/** GET /api/galaxy/creator/datacenter/note/base?note_id= (2026), shaped like note_base_image.json / note_base_fresh.json. */
+function noteBase(note: { id: string; title: string; desc: string; time: number }, today: string, computedDay: string) {
+  const hour = Object.fromEntries(
+    ['view_list', 'like_list', 'collect_list', 'comment_list', 'share_list', 'rise_fans_list', 'imp_list', 'cover_click_rate_list', 'view_time_list'].map((k) => [k, []]),
+  );
+  const fresh = shanghaiDay(note.time) > computedDay;
+  // A note newer than the rollup: live counts, every computed figure -1 and no update time.
+  const t = xhsNoteTotals(note, fresh ? today : computedDay);
+  const postDays = Math.round((chinaMidnight(computedDay) - chinaMidnight(shanghaiDay(note.time))) / DAY_MS) + 1;
+  return {
+    view_count: t.view,
+    like_count: t.like,
+    collect_count: t.collect,
+    comment_count: t.comment,
+    share_count: t.share,
+    danmaku_count: 0,
+    rise_fans_count: fresh ? NOT_COMPUTED : Math.floor(t.like / 5),
+    view_time_avg: fresh ? NOT_COMPUTED : 8 + (h32(`xhs-note-time:${note.id}`) % 20),
+    interaction_rate: fresh ? NOT_COMPUTED : t.view ? Math.round(((t.like + t.collect + t.comment + t.share) * 1000) / t.view) / 10 : 0,
+    note_post_days: fresh ? NOT_COMPUTED : postDays,
+    ...(fresh ? {} : { basic_data_last_update_time: chinaMidnight(computedDay) }),
+    hour,
+    analyse_infos: [],
+    note_info: {
+      id: note.id,
+      type: 'NORMAL',
+      post_time: note.time,
+      user_update_time: note.time,
+      update_time: note.time,
+      audit_status: 1,
+      view_count: t.view,
+      like_count: t.like,
+      comment_count: t.comment,
+      desc: note.desc,
+      cover_url: `https://sns-webpic-qc.xhscdn.com/stand-in/${note.id}/0`,
+      labels: [],
+      good_names: [],
+      tags: [],
+    },
+  };
+}
+
+function accountV2Page() {
+  return page2026(
+    '账号概览',
+    '<div id="app"><div class="data-center"><div class="menu"><a href="/statistics/account/v2">账号概览</a><a href="/statistics/data-analysis">内容分析</a></div><div class="account-overview-v2"><h2>账号概览</h2></div></div></div>',
+  ).replace('</body>', '<script src="/static/account-v2.js"></script></body>');
+}
+
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const file = (name: string) => readFileSync(`${dir}/${name}`, 'utf8');
 const chinaMinute = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
@@ -255,6 +393,7 @@ export async function startXhsCreatorStandin(opts: { now?: () => number; generat
     notes: [],
     drafts: [],
     unsignedCalls: [],
+    dataCentreLagDays: 0,
     async scanLatest(confirm, name = '小红薯创作者') {
       const qr = qrs.get(latestQr);
       if (!qr) throw new Error('no QR shown yet');
@@ -414,11 +553,30 @@ export async function startXhsCreatorStandin(opts: { now?: () => number; generat
           const body = '<h1 class="success">发布成功</h1>';
           return html(gen === '2026' ? page2026('发布成功', `<div id="app">${body}</div>`) : body);
         }
+        if (gen === '2026' && (p === '/statistics/account' || p === '/statistics/account/v2' || p === '/statistics/data-analysis')) {
+          if (!user) return toLogin();
+          if (p === '/statistics/account') return redirect('/statistics/account/v2');
+          if (p === '/statistics/account/v2') return html(accountV2Page().replace('</body>', `${store(user)}</body>`));
+          // 内容分析 exists, but not the markup the 2025 reader looked for.
+          return html(page2026('内容分析', '<div id="app"><div class="data-center"><h2>笔记数据</h2><div class="d-empty">加载中</div></div></div>'));
+        }
         if (p === '/statistics/account' || p === '/statistics/data-analysis') {
           if (!user) return toLogin();
           const mine = state.notes.filter((n) => n.userId === user.id);
           const yesterday = plusDays(shanghaiDay(now()), -1);
           return html(p === '/statistics/account' ? accountPage(user.fans, mine, yesterday) : notesPage(mine, yesterday));
+        }
+        // Test hooks for a test runner in another process (e2e): play the phone, read what was posted. Not the site's.
+        if (p === '/__standin/scan' && method === 'POST') {
+          const b = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { confirm?: boolean; name?: string };
+          await state.scanLatest(b.confirm !== false, b.name);
+          return json({ ok: true });
+        }
+        if (p === '/__standin/notes' && method === 'GET') {
+          return json({
+            notes: state.notes.map((n) => ({ id: n.id, title: n.title, images: n.images, topics: n.topics, aiDeclared: n.aiDeclared ?? false })),
+            unsignedCalls: state.unsignedCalls,
+          });
         }
         if (p === '/__standin/draft' && method === 'POST' && user) {
           const d = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Partial<XhsDraft>;
@@ -550,6 +708,18 @@ export async function startXhsCreatorStandin(opts: { now?: () => number; generat
               }),
             },
           });
+        }
+        if (gen === '2026' && method === 'GET') {
+          const yesterday = plusDays(shanghaiDay(now()), -1);
+          const lag = Math.max(0, Math.floor(state.dataCentreLagDays));
+          if (p === '/api/galaxy/v2/creator/datacenter/account/base') return json({ code: 0, success: true, msg: '成功', data: accountBase(user.fans, mine(), yesterday, lag) });
+          if (p === '/api/galaxy/creator/data/fans/overall_new') return json({ code: 0, success: true, msg: '成功', data: fansOverall(user.fans, mine(), yesterday, lag) });
+          if (p === '/api/galaxy/creator/datacenter/note/base') {
+            const note = mine().find((n) => n.id === url.searchParams.get('note_id'));
+            // Someone else's note, or none: the data centre has no record (no note_info).
+            if (!note) return json({ code: 0, success: true, msg: '成功', data: { result: { code: 0, success: true, message: 'success' } } });
+            return json({ code: 0, success: true, msg: '成功', data: noteBase(note, shanghaiDay(now()), plusDays(yesterday, -lag)) });
+          }
         }
         if (p === '/web_api/sns/v1/search/topic') {
           let kw: string;
