@@ -20,8 +20,16 @@ export const xhsProfile: SiteProfile = {
     /** v1 (2025), tried when v2 is not there. */
     postedNotesV1: '/api/galaxy/creator/note/user/posted?tab=0',
     topicSuggest: '/web_api/sns/v1/search/topic',
+    /** 2025 data centre: server-rendered tables, read by class names (the fallback). */
     accountData: '/statistics/account',
     notesData: '/statistics/data-analysis',
+    /** 2026 data centre: 账号概览 v2, whose script asks account/base (chrome-use-sites fixtures, 2026-09-30). */
+    accountDataV2: '/statistics/account/v2',
+    accountBaseApi: '/api/galaxy/v2/creator/datacenter/account/base',
+    /** The follower total per day (`fans_list`), asked through the page's signer. */
+    fansOverallApi: '/api/galaxy/creator/data/fans/overall_new',
+    /** One note's totals, as the 笔记数据 detail asks them (note id appended). */
+    noteBaseApi: '/api/galaxy/creator/datacenter/note/base?note_id=',
     captchaPrefix: '/website-login/captcha',
   },
   steps: {
