@@ -80,8 +80,11 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
       const qrImage = await this.readQr(page);
       return { state: JSON.stringify({ key, ...(await this.scanHint(page)) }), qrImage, expiresInMs: LOGIN_TTL_MS };
     } catch (err) {
+      const wrapped = this.wrap(err, '打开登录页失败');
+      // A login page that changed (the QR not found) is a site drift an operator needs to see, like a publish step.
+      wrapped.diagnostic = (await captureDiagnostic(page, wrapped, wrapped.message)) ?? undefined;
       await this.pool.release(key);
-      throw this.wrap(err, '打开登录页失败');
+      throw wrapped;
     }
   }
 

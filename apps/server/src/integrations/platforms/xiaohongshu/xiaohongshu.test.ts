@@ -185,6 +185,18 @@ describe('Xiaohongshu 2026: what peers report covering the page', () => {
     await standin?.close();
   });
 
+  it('a login page whose QR switch moved fails with the step and a diagnostic (what 平台健康 shows for bindings)', async () => {
+    const moved = new XiaohongshuAdapter(pool, {
+      creatorUrl: standin.url,
+      edithUrl: standin.url,
+      profiles: { override: () => ({ steps: { 'login.qrSwitch': ['img.switch-moved'] } }) },
+    });
+    const err = await moved.startLogin('owner-x', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StepFailedError);
+    expect((err as StepFailedError).diagnostic).toMatchObject({ step: 'login', key: 'login.qrSwitch', tried: ['img.switch-moved'] });
+    expect((err as StepFailedError).diagnostic!.url).toMatch(/\/login$/);
+  });
+
   it('a captcha after the scan fails the login at once with the reason, instead of waiting for the QR to expire', async () => {
     standin.failNext('login-captcha');
     const start = await adapter.startLogin('owner-c', {});
