@@ -5,6 +5,7 @@
 #   npm run bench [-- scenario-name-part ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 if [ -n "${BENCH_BUILD:-}" ]; then
   if [ "$BENCH_BUILD" != src ] && ! { [ -f "apps/server/dist-$BENCH_BUILD/main.js" ] && [ -f "apps/web/dist-$BENCH_BUILD/index.html" ]; }; then
     bash scripts/build-private.sh "$BENCH_BUILD"

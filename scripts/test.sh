@@ -3,6 +3,7 @@
 # PostgreSQL, Redis), e2e in Debian chromium against the production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 bash scripts/install-system-deps.sh test
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
 npm run build
