@@ -25,6 +25,8 @@ export const ErrorCode = {
   PAYLOAD_TOO_LARGE: 1005,
   NOT_CONFIGURED: 1006,
   CONFLICT: 1007,
+  /** The process is shutting down: a request that arrived while it drains (retry: another process answers). */
+  SERVICE_UNAVAILABLE: 1008,
 
   SMS_TOO_FREQUENT: 1101,
   SMS_DAILY_LIMIT: 1102,
@@ -73,6 +75,11 @@ export const ErrorCode = {
   AI_RATE_LIMITED: 1613,
   AI_UPSTREAM_FAILED: 1614,
   TASK_INTERRUPTED: 1615,
+  /**
+   * Not a failure: on a finished task (beside its draft), the model stopped at its length limit even after being asked to
+   * go on, so the text may be incomplete; the task's points were refunded.
+   */
+  AI_OUTPUT_TRUNCATED: 1616,
   /** 知识库 per-user document count or bytes used up. */
   KNOWLEDGE_QUOTA_EXCEEDED: 1620,
 
@@ -101,6 +108,7 @@ export const errorMessages: Record<number, string> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: '请求内容过大',
   [ErrorCode.NOT_CONFIGURED]: '该功能尚未配置',
   [ErrorCode.CONFLICT]: '操作冲突，请刷新后重试',
+  [ErrorCode.SERVICE_UNAVAILABLE]: '服务正在重启，请稍后再试',
   [ErrorCode.SMS_TOO_FREQUENT]: '验证码发送过于频繁，请60秒后再试',
   [ErrorCode.SMS_DAILY_LIMIT]: '今日验证码发送次数已达上限，请明天再试',
   [ErrorCode.SMS_CODE_WRONG]: '验证码错误',
@@ -142,6 +150,7 @@ export const errorMessages: Record<number, string> = {
   [ErrorCode.AI_RATE_LIMITED]: 'AI服务繁忙，请稍后再试',
   [ErrorCode.AI_UPSTREAM_FAILED]: 'AI服务暂时不可用，请稍后再试',
   [ErrorCode.TASK_INTERRUPTED]: '写作任务多次中断，已退还积分',
+  [ErrorCode.AI_OUTPUT_TRUNCATED]: '模型输出达到长度上限，文章可能不完整',
   [ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED]: '知识库空间已满，请删除部分文档后再试',
   [ErrorCode.ADMIN_FORBIDDEN]: '无权限访问管理后台',
   [ErrorCode.ADMIN_REAUTH_REQUIRED]: '需要重新验证：请输入短信验证码',

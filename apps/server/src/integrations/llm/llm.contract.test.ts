@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiStandin, type OpenAiStandin } from '../../test/standins/openai-compatible.js';
+import { startOpenAiStandin, vendorStreamErrors, type OpenAiStandin, type VendorErrorEvent } from '../../test/standins/openai-compatible.js';
 import { OFFLINE_LABEL, OfflineWriter } from './offline.js';
 import { ModelThread } from './model-thread.js';
 import { OpenAiCompatibleLlm, type OpenAiCompatibleOptions } from './openai-compatible.js';
@@ -206,6 +206,95 @@ describe.each([
     await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmContentFilteredError);
     standin.script.push({ kind: 'reply', reply: { content: '部分内容', finishReason: 'sensitive' } });
     await expect(collect(make(), 'x')).rejects.toBeInstanceOf(LlmContentFilteredError);
+  });
+
+  it('usage a vendor puts inside the finishing choice (Moonshot) is reported, once, before finish', async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '月之暗面的回答。', usageIn: 'choice' } });
+    const { chunks, text } = await collect(make(), '你好');
+    expect(text).toBe('月之暗面的回答。');
+    const usage = chunks.filter((c) => c.type === 'usage');
+    expect(usage).toEqual([{ type: 'usage', usage: { promptTokens: expect.any(Number), completionTokens: 6, totalTokens: expect.any(Number) } }]);
+    expect(chunks.slice(-2).map((c) => c.type)).toEqual(['usage', 'finish']);
+  });
+
+  it("Spark's code 0 / Success on every chunk is an ordinary chunk, not an error", async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '星火的回答，分几段送达。', chunkChars: 4, envelope: { code: 0, message: 'Success', sid: 'cha000b0001@dx' } } });
+    const { chunks, text } = await collect(make(), '你好');
+    expect(text).toBe('星火的回答，分几段送达。');
+    expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  /** Streams `content` in 4-character chunks with `event` after `after` of them; returns the text read and the error. */
+  const failingStream = async (event: VendorErrorEvent, after: number) => {
+    standin.script.push({ kind: 'reply', reply: { content: '第一段内容已经输出了。第二段不会到达。', chunkChars: 4, vendorErrorAfterChunks: { after, event } } });
+    // What would follow if the adapter tried again: it must not.
+    standin.script.push({ kind: 'reply', reply: { content: '不应到达' } });
+    const before = standin.received.length;
+    const got: string[] = [];
+    const error = await (async () => {
+      for await (const c of make().stream({ messages: [{ role: 'user', content: 'x' }] })) if (c.type === 'text') got.push(c.text);
+    })().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    const calls = standin.received.length - before;
+    standin.script.length = 0;
+    return { text: got.join(''), error, calls };
+  };
+
+  it.each([
+    ['DashScope native event:error DataInspectionFailed, mid-text', vendorStreamErrors.dashscopeNative(), 2],
+    ['DashScope native event:error DataInspectionFailed, before any text', vendorStreamErrors.dashscopeNative(), 0],
+    ['Zhipu {code: 1301, msg}', vendorStreamErrors.zhipuV3(), 0],
+    ['Spark {code: 10014, message}', vendorStreamErrors.spark(10014, 'output content audit failed'), 1],
+    ['MiniMax base_resp 1027', vendorStreamErrors.minimax(), 1],
+    ['Moonshot {error: {type: content_filter}}', { data: { error: { message: 'The request was rejected because it was considered high risk', type: 'content_filter' } } }, 0],
+  ])('a content-safety refusal inside the stream (%s) is a content-safety error, never retried', async (_v, event, after) => {
+    const { text, error, calls } = await failingStream(event, after);
+    expect(error).toBeInstanceOf(LlmContentFilteredError);
+    expect(calls).toBe(1);
+    expect(text).toBe('第一段内容已经输出了。第二段不会到达。'.slice(0, after * 4));
+  });
+
+  it.each([
+    ['Baidu Qianfan {error_code, error_msg}', vendorStreamErrors.qianfan(336003, 'the max length of current question is 11200'), '336003', 0],
+    ['vLLM {object: error}', vendorStreamErrors.vllm("This model's maximum context length is 8192 tokens."), '400', 1],
+    ['DashScope native InternalError', vendorStreamErrors.dashscopeNative('InternalError', 'An internal error has occured, please try again later.'), 'InternalError', 2],
+  ])('another vendor error inside the stream (%s) carries the vendor message and code, not a cut stream', async (_v, event, code, after) => {
+    const { error, calls } = await failingStream(event, after);
+    expect(error).toBeInstanceOf(LlmUpstreamError);
+    const data = event.data;
+    expect(error).toMatchObject({ message: data.error_msg ?? data.message, vendorCode: code });
+    expect(calls).toBe(1);
+  });
+
+  it('a throttling code in a stream error event before any text is retried like a 429', async () => {
+    const before = standin.received.length;
+    standin.script.push(
+      {
+        kind: 'reply',
+        reply: {
+          content: '不会送达',
+          vendorErrorAfterChunks: { after: 0, event: vendorStreamErrors.dashscopeNative('Throttling.RateQuota', 'Requests rate limit exceeded, please try again later.') },
+        },
+      },
+      { kind: 'reply', reply: { content: '重试后的回答' } },
+    );
+    const { text } = await collect(make(), '你好');
+    expect(text).toBe('重试后的回答');
+    expect(standin.received.length - before).toBe(2);
+  });
+
+  it('finish_reason length is passed on as such; DeepSeek insufficient_system_resource is a broken-off reply', async () => {
+    standin.script.push({ kind: 'reply', reply: { content: '写到一半', finishReason: 'length' } });
+    const { chunks } = await collect(make(), 'x');
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'length' });
+
+    const before = standin.received.length;
+    standin.script.push({ kind: 'reply', reply: { content: '写到一半被打断', finishReason: 'insufficient_system_resource' } });
+    await expect(collect(make(), 'x')).rejects.toMatchObject({ name: 'LlmUpstreamError', vendorCode: 'insufficient_system_resource' });
+    expect(standin.received.length - before).toBe(1);
   });
 
   it('a server error mid-stream is an upstream error and is not retried after text was streamed', async () => {

@@ -26,15 +26,53 @@ export interface OpenAiCompatibleOptions {
 }
 
 /**
- * Content-safety refusals by vendor (notes/integrations.md): DashScope `data_inspection_failed` (HTTP 400, also
- * mid-stream), Zhipu 1301, iFlytek Spark 10013 (input) / 10014 (output) / 10019, OpenAI-style `content_filter`.
+ * Content-safety refusals by vendor (docs/spec/integrations.md): DashScope `data_inspection_failed` (HTTP 400, also
+ * mid-stream; `DataInspectionFailed` in its native protocol), Zhipu 1301, iFlytek Spark 10013 (input) / 10014 (output) /
+ * 10019, MiniMax 1026 (input) / 1027 (output), Moonshot and OpenAI-style `content_filter` (an error type there).
  */
-const CONTENT_FILTER_CODES = new Set(['data_inspection_failed', 'DataInspectionFailed', '1301', '10013', '10014', '10019', 'content_filter', 'sensitive']);
-/** Quota and throttling codes reported in the error body: Zhipu 1302-1305, Spark 11200-11203, DashScope Throttling*. */
-const RATE_LIMIT_CODES = /^(1302|1303|1304|1305|1120[0-3]|Throttling.*|rate_limit_exceeded)$/;
+const CONTENT_FILTER_CODES = new Set(['data_inspection_failed', 'DataInspectionFailed', '1301', '10013', '10014', '10019', '1026', '1027', 'content_filter', 'sensitive']);
+/**
+ * Quota and throttling codes reported in the error body: Zhipu 1302-1305, Spark 11200-11203, DashScope Throttling*,
+ * Baidu Qianfan 336501 / 336502 (RPM / TPM).
+ */
+const RATE_LIMIT_CODES = /^(1302|1303|1304|1305|1120[0-3]|33650[12]|Throttling.*|rate_limit_exceeded)$/;
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** vendorCode of a stream that ended without a finish_reason: the connection was cut (proxy, vendor restart). */
 export const STREAM_CUT = 'stream_cut';
+/**
+ * DeepSeek's finish_reason when its inference capacity ran out and the reply was broken off: an incomplete answer, not a
+ * finished one; like a cut stream, worth another attempt while nothing reached the caller.
+ */
+const INSUFFICIENT_RESOURCE = 'insufficient_system_resource';
+
+/** The `code` a vendor puts in every ordinary chunk or body (Spark HTTP: 0 / "Success"; Zhipu's v3 API: 200). */
+const OK_CODES = new Set<unknown>([0, '0', 200, '200', 'success', 'Success', 'SUCCESS', null, '']);
+
+/**
+ * An error a vendor sends as a data event without the top-level `error` key the SDK looks for (the SDK then yields it
+ * as if it were a chunk, and the stream ends without a finish_reason). The shapes, all seen inside SSE streams:
+ * `{code, message}` (DashScope's native protocol after `event:error`; Spark), `{code, msg}` (Zhipu's v3 API),
+ * `{error_code, error_msg}` (Baidu Qianfan), `{object: "error", message, type, code}` (vLLM's ErrorResponse),
+ * `{base_resp: {status_code, status_msg}}` (MiniMax). Returns it as the `{code, type, message}` object of an OpenAI error
+ * body, or null for an ordinary chunk (a few property reads: it runs on every chunk).
+ */
+function vendorErrorOf(chunk: object): { code: string; type: string; message: string } | null {
+  const c = chunk as Record<string, unknown>;
+  let code: unknown;
+  let message: unknown;
+  let type: unknown;
+  if (c.error_code !== undefined && !OK_CODES.has(c.error_code)) [code, message] = [c.error_code, c.error_msg ?? c.message];
+  else if (c.object === 'error') [code, message, type] = [c.code, c.message, c.type];
+  // A `code` beside real choices is not an error event (no vendor reports a failure together with content).
+  else if (c.code !== undefined && !OK_CODES.has(c.code) && !(Array.isArray(c.choices) && c.choices.length)) [code, message, type] = [c.code, c.message ?? c.msg, c.type];
+  else if (c.base_resp !== undefined && c.base_resp !== null) {
+    const b = c.base_resp as { status_code?: unknown; status_msg?: unknown };
+    if (b.status_code === undefined || OK_CODES.has(b.status_code)) return null;
+    [code, message] = [b.status_code, b.status_msg];
+  } else return null;
+  const str = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  return { code: str(code), type: str(type), message: str(message) || `vendor error ${str(code) || 'without a code'}` };
+}
 
 const codeOf = (err: APIError): string => {
   const e = err.error as { code?: unknown; type?: unknown } | undefined;
@@ -45,7 +83,7 @@ const codeOf = (err: APIError): string => {
 /** Maps an SDK error to ours; `retryable` says whether another attempt may help. */
 export function classifyLlmError(err: unknown): { error: LlmError; retryable: boolean; retryAfterMs?: number } {
   // A cut stream is a connection failure: worth another attempt when nothing reached the caller yet.
-  if (err instanceof LlmUpstreamError && err.vendorCode === STREAM_CUT) return { error: err, retryable: true };
+  if (err instanceof LlmUpstreamError && (err.vendorCode === STREAM_CUT || err.vendorCode === INSUFFICIENT_RESOURCE)) return { error: err, retryable: true };
   if (err instanceof LlmError) return { error: err, retryable: false };
   if (err instanceof APIUserAbortError) return { error: new LlmUpstreamError('aborted', 'abort'), retryable: false };
   if (err instanceof APIConnectionError) return { error: new LlmUpstreamError(`connection failed: ${err.message}`, 'connection'), retryable: true };
@@ -81,6 +119,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       { once: true },
     );
   });
+
+interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
 
 interface DeltaWithReasoning {
   content?: string | null;
@@ -138,17 +182,18 @@ export class OpenAiCompatibleLlm implements LlmClient {
           { signal: req.signal },
         );
         let finish: string | null = null;
+        // The vendor's count, the last one reported (some repeat a running total): yielded once, before the finish.
+        let usage: WireUsage | undefined;
         // Tool calls arrive as deltas keyed by index: the first names the call, later ones append argument text.
         const calls = new Map<number, ToolCall>();
         for await (const chunk of stream) {
-          if (chunk.usage) {
-            yielded = true;
-            yield {
-              type: 'usage',
-              usage: { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens },
-            };
-          }
+          const failed = vendorErrorOf(chunk);
+          // Classified as the SDK's own mid-stream `{"error": ...}` is: content safety never retried, the vendor's message kept.
+          if (failed) throw new APIError(undefined, failed, undefined, undefined);
           const choice = chunk.choices?.[0];
+          // Top level (OpenAI, DeepSeek, DashScope, Zhipu), or inside the finishing choice (Moonshot).
+          const counted = chunk.usage ?? (choice as { usage?: WireUsage | null } | undefined)?.usage;
+          if (counted) usage = counted;
           if (!choice) continue;
           const delta = (choice.delta ?? {}) as DeltaWithReasoning;
           if (delta.reasoning_content) {
@@ -174,10 +219,15 @@ export class OpenAiCompatibleLlm implements LlmClient {
         if (finish === 'content_filter' || (finish as string | null) === 'sensitive') {
           throw new LlmContentFilteredError(`finish_reason ${finish}`, finish ?? undefined);
         }
+        if ((finish as string) === INSUFFICIENT_RESOURCE) throw new LlmUpstreamError(`finish_reason ${finish}`, INSUFFICIENT_RESOURCE);
         for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
           if (!call.name) throw new LlmUpstreamError(`tool call ${index} without a function name`, 'tool_call');
           yielded = true;
           yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };
+        }
+        if (usage) {
+          yielded = true;
+          yield { type: 'usage', usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens } };
         }
         yield { type: 'finish', reason: finish };
         return;

@@ -106,8 +106,11 @@ interface Plan {
   queries?: string[];
 }
 
+/** What a task's model calls add up to: the usage summed, and whether a reply stayed cut at the length limit. */
 class UsageSum {
   total: LlmUsage | null = null;
+  /** A reply still ended at the model's length limit after MAX_CONTINUATIONS: the text may be incomplete. */
+  truncated = false;
   add(u: LlmUsage | null) {
     if (!u) return;
     this.total = this.total
@@ -120,16 +123,30 @@ class UsageSum {
   }
 }
 
-async function streamInto(sink: Sink, llm: LlmClient, messages: ChatMessage[], usage: UsageSum, offline?: OfflineContext): Promise<string> {
+/** Calls after a reply that stopped at the model's length limit (finish_reason `length`), each asked to go on from there. */
+const MAX_CONTINUATIONS = 2;
+const CONTINUE_PROMPT = '上面的回答因长度上限被截断了。请从截断处（最后一个字之后）直接接着写完：不要重复已写的内容，不要重新开头，不要加任何说明。';
+
+/**
+ * Streams a reply into the sink. A reply cut at the length limit is continued, at most MAX_CONTINUATIONS times, by
+ * sending the text so far back as the assistant's turn and asking for the rest; `truncated` when it was still cut.
+ */
+async function streamInto(sink: Sink, llm: LlmClient, messages: ChatMessage[], usage: UsageSum, offline?: OfflineContext): Promise<{ text: string; truncated: boolean }> {
   let text = '';
-  for await (const c of llm.stream({ messages, signal: sink.signal, offline })) {
-    if (c.type === 'text') {
-      text += c.text;
-      sink.delta(c.text);
-    } else if (c.type === 'reasoning') sink.reasoning(c.text);
-    else if (c.type === 'usage') usage.add(c.usage);
+  for (let call = 0; ; call++) {
+    let finish = '';
+    const asked: ChatMessage[] = call === 0 ? messages : [...messages, { role: 'assistant', content: text }, { role: 'user', content: CONTINUE_PROMPT }];
+    for await (const c of llm.stream({ messages: asked, signal: sink.signal, offline })) {
+      if (c.type === 'text') {
+        text += c.text;
+        sink.delta(c.text);
+      } else if (c.type === 'reasoning') sink.reasoning(c.text);
+      else if (c.type === 'usage') usage.add(c.usage);
+      else if (c.type === 'finish') finish = c.reason;
+    }
+    if (finish !== 'length') return { text, truncated: false };
+    if (call >= MAX_CONTINUATIONS) return { text, truncated: true };
   }
-  return text;
 }
 
 async function search(sink: Sink, provider: SearchProvider, queries: string[]): Promise<SearchSource[]> {
@@ -170,13 +187,19 @@ async function retrieveInto(sink: Sink, job: ArticleJob, sources: SearchSource[]
 
 const sourceList = (sources: SearchSource[]) => (sources.length ? `\n\n## 参考资料\n\n${sources.map((s) => `[${s.n}] ${s.title} ${s.url}`).join('\n')}\n` : '');
 
-/** Writes an article into the sink; returns the usage summed over every model call. */
-export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider): Promise<LlmUsage | null> {
+/** What a written task comes to: the usage summed over every model call; `truncated` when the text may be incomplete. */
+export interface WriteResult {
+  usage: LlmUsage | null;
+  truncated: boolean;
+}
+
+/** Writes an article into the sink. */
+export async function writeArticle(sink: Sink, llm: LlmClient, job: ArticleJob, searchProvider: SearchProvider): Promise<WriteResult> {
   const usage = new UsageSum();
   if (!llm.isAi) await writeOffline(sink, llm, job, searchProvider, usage);
   else if (job.writeType !== 'deep') await writeDirect(sink, llm, job, usage);
   else await writeDeep(sink, llm, job, searchProvider, usage);
-  return usage.total;
+  return { usage: usage.total, truncated: usage.truncated };
 }
 
 /** The offline writer arranges the user's material; it cannot plan, review or revise. */
@@ -205,7 +228,7 @@ async function writeDirect(sink: Sink, llm: LlmClient, job: ArticleJob, usage: U
   sink.progress('write', '正在写作', 10);
   const cite = kn.length ? `用到知识库资料时在句末用[编号]标注。\n${sourcesText(kn).replace('联网搜索到的资料', '知识库资料')}` : '';
   const sys = system(job.persona, job.style);
-  await streamInto(
+  const reply = await streamInto(
     sink,
     llm,
     [
@@ -214,6 +237,7 @@ async function writeDirect(sink: Sink, llm: LlmClient, job: ArticleJob, usage: U
     ],
     usage,
   );
+  usage.truncated ||= reply.truncated;
   if (kn.length) sink.delta(sourceList(kn));
   sink.progress('finish', '写作完成', 100);
 }
@@ -277,7 +301,7 @@ async function writeSections(
     sink.delta(`## ${section.heading}\n\n`);
     // Each section asks the library for its own passages (heading and points), numbered with the others.
     const passages = await retrieveInto(sink, job, sources, `${section.heading} ${(section.points ?? []).join(' ')}`.trim());
-    await streamInto(
+    const reply = await streamInto(
       sink,
       llm,
       [
@@ -300,6 +324,7 @@ async function writeSections(
       ],
       usage,
     );
+    usage.truncated ||= reply.truncated;
     sink.delta('\n\n');
   }
   if (sources.length) sink.delta(sourceList(sources).trimStart());
@@ -330,8 +355,9 @@ async function reviewDraft(sink: Sink, llm: LlmClient, sys: string, draft: strin
 async function reviseDraft(sink: Sink, llm: LlmClient, sys: string, r: { draft: string; review: string; withSourceList: boolean }, usage: UsageSum): Promise<void> {
   sink.progress('revise', '正在根据审阅意见修改', 90);
   sink.reset('revise');
+  let revised: { truncated: boolean };
   try {
-    await streamInto(
+    revised = await streamInto(
       sink,
       llm,
       [
@@ -349,6 +375,13 @@ async function reviseDraft(sink: Sink, llm: LlmClient, sys: string, r: { draft: 
     sink.reset('revise-failed');
     sink.delta(r.draft);
     sink.progress('revise', '修改未完成，保留初稿', 95);
+    return;
+  }
+  // A revision still cut at the length limit would end the article early: the reviewed draft stands instead.
+  if (revised.truncated) {
+    sink.reset('revise-truncated');
+    sink.delta(r.draft);
+    sink.progress('revise', '修改稿超出长度上限，保留初稿', 95);
   }
 }
 
@@ -361,7 +394,7 @@ const ABILITY_TASKS: Record<string, string> = {
   tone: '把下面文字的语气改成指定语气，只输出改写后的文字。',
 };
 
-export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): Promise<LlmUsage | null> {
+export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): Promise<WriteResult> {
   const usage = new UsageSum();
   sink.progress('write', '正在处理', 10);
   const persona = job.persona;
@@ -373,7 +406,7 @@ export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): P
   ]
     .filter(Boolean)
     .join('\n\n');
-  await streamInto(
+  const reply = await streamInto(
     sink,
     llm,
     [
@@ -390,5 +423,5 @@ export async function runAbility(sink: Sink, llm: LlmClient, job: AbilityJob): P
     },
   );
   sink.progress('finish', '处理完成', 100);
-  return usage.total;
+  return { usage: usage.total, truncated: reply.truncated };
 }

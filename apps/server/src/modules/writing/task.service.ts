@@ -22,7 +22,7 @@ import type { JobQueue } from '../../jobs/types.js';
 import type { SensitiveLexicon } from '../lexicon/lexicon.service.js';
 import type { DraftRepo, PersonaRow } from '../drafts/drafts.repo.js';
 import type { FileRepo } from '../files/files.repo.js';
-import { runAbility, writeArticle, type PersonaInfo, type Sink } from './pipeline.js';
+import { runAbility, writeArticle, type PersonaInfo, type Sink, type WriteResult } from './pipeline.js';
 import { TaskLostError, TaskSink, type TaskSignals } from './task-sink.js';
 import { TaskEventLog } from './task-event-log.js';
 import { TaskInserter } from './task-inserter.js';
@@ -139,7 +139,8 @@ export const toPersonaInfo = (p: PersonaRow): PersonaInfo => ({
 /** Maps a failure to what the user sees; unexpected ones are logged by the caller. */
 export function userFacing(err: unknown): { code: number; msg: string; expected: boolean } {
   if (err instanceof AppError) return { code: err.code, msg: err.message, expected: true };
-  if (err instanceof LlmContentFilteredError) return { code: ErrorCode.AI_CONTENT_FILTERED, msg: errorMessages[ErrorCode.AI_CONTENT_FILTERED]!, expected: true };
+  // The vendor's own safety check refused the input or the output: the product's sensitive-content error (933), no words to name.
+  if (err instanceof LlmContentFilteredError) return { code: ErrorCode.SENSITIVE_CONTENT, msg: errorMessages[ErrorCode.AI_CONTENT_FILTERED]!, expected: true };
   if (err instanceof LlmRateLimitedError) return { code: ErrorCode.AI_RATE_LIMITED, msg: errorMessages[ErrorCode.AI_RATE_LIMITED]!, expected: true };
   if (err instanceof LlmUpstreamError) return { code: ErrorCode.AI_UPSTREAM_FAILED, msg: errorMessages[ErrorCode.AI_UPSTREAM_FAILED]!, expected: true };
   return { code: ErrorCode.SERVER_ERROR, msg: errorMessages[ErrorCode.SERVER_ERROR]!, expected: false };
@@ -411,16 +412,17 @@ export class WritingTaskService {
     const heartbeat = setInterval(() => void sink.flush().catch(() => undefined), HEARTBEAT_MS);
     try {
       const model = await this.llms.get(task.modelId);
-      let usage: LlmUsage | null;
+      let written: WriteResult;
       if (task.kind === 'graphic') {
         if (!this.graphic) throw appError(ErrorCode.NOT_CONFIGURED, '图文生成不可用');
         const input = readTaskInput('graphic', task.input);
         const { persona, quotes, retrieve } = await this.sources(task, input);
-        usage = await this.graphic.write(task, sink, { llm: model.client, persona, quotes, onlineSearch: input.onlineSearch, search: this.search, retrieve });
+        const usage = await this.graphic.write(task, sink, { llm: model.client, persona, quotes, onlineSearch: input.onlineSearch, search: this.search, retrieve });
+        written = { usage, truncated: false };
       } else if (task.kind === 'article') {
         const input = readTaskInput('article', task.input);
         const { persona, quotes, retrieve } = await this.sources(task, input);
-        usage = await writeArticle(
+        written = await writeArticle(
           sink,
           model.client,
           {
@@ -437,7 +439,7 @@ export class WritingTaskService {
       } else {
         const input = readTaskInput('ability', task.input);
         const persona = await this.personaInfo(task.userId, input.personaId);
-        usage = await runAbility(sink, model.client, { ability: task.mode, text: input.text, context: input.context, persona, tone: input.tone });
+        written = await runAbility(sink, model.client, { ability: task.mode, text: input.text, context: input.context, persona, tone: input.tone });
       }
       await sink.flush();
       // Stopped by shutdown while the pipeline kept what it had (the offline writer, a skipped review): not a result.
@@ -449,7 +451,8 @@ export class WritingTaskService {
         await this.fail(task.id, ErrorCode.SENSITIVE_CONTENT, '生成内容存在敏感内容，已退还积分', sink);
         return;
       }
-      await this.finish(task, sink, usage);
+      if (written.truncated && task.kind !== 'graphic') await this.finishTruncated(task, sink, written.usage);
+      else await this.finish(task, sink, written.usage);
     } catch (err) {
       if (err instanceof TaskLostError) return;
       await sink.settled().catch(() => undefined);
@@ -531,6 +534,39 @@ export class WritingTaskService {
       return this.repo.appendEvents(tx, task.id, [...last, { type: 'done', data: { draftId, title } }]);
     });
     this.signals.notify(task.id, finalBatch(sink, final));
+  }
+
+  /**
+   * A text the model left cut at its length limit (after the pipeline's continuations): kept as a draft, but told as
+   * possibly incomplete (the task's error code and message, a progress note, `truncated` on `done`) and not charged as a
+   * success, which only a complete text is: the charge is refunded in the finishing transaction.
+   */
+  private async finishTruncated(task: TaskRow, sink: TaskSink, usage: LlmUsage | null) {
+    await sink.settled();
+    const markdown = sink.text;
+    const title = titleOf(markdown, sink.titleText);
+    const now = this.clock.now();
+    const refunded = task.pointsCharged;
+    const base = errorMessages[ErrorCode.AI_OUTPUT_TRUNCATED]!;
+    const notice = `${task.kind === 'article' ? base : base.replace('文章', '内容')}${refunded > 0 ? '，已退还积分' : ''}`;
+    const draft = task.kind === 'article' ? { userId: task.userId, markdown, html: markdownToHtml(markdown) } : null;
+    const events = [
+      ...sink.drain(),
+      ...(usage ? [{ type: 'usage', data: { ...usage } }] : []),
+      { type: 'progress', data: { stage: 'finish', message: notice, percent: 100 } },
+      { type: 'done', data: { title, truncated: true, notice, refunded } },
+    ];
+    const done = await this.repo.db.transaction(async (tx) => {
+      const finished = await this.repo.finishRunning(
+        { taskId: task.id, run: task.runs, text: markdown, title, usage, now, draft, events, note: { code: ErrorCode.AI_OUTPUT_TRUNCATED, msg: notice } },
+        tx,
+      );
+      if (!finished) throw new TaskLostError(`task ${task.id} finished elsewhere`);
+      if (refunded > 0) await this.points.refund(task.userId, `task:${task.id}`, { reason: `refund:${task.pointsFeature}` }, tx);
+      return finished;
+    });
+    this.log.warn({ taskId: task.id }, 'writing task finished at the model length limit; refunded');
+    this.signals.notify(task.id, finalBatch(sink, done.events));
   }
 
   /**

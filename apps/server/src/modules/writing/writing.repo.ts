@@ -178,20 +178,27 @@ export class WritingRepo {
    * A running task's success in one statement (atomic without a transaction, so no BEGIN/COMMIT round trips): the task
    * set succeeded, only while it runs under `run`; its draft (when `draft` is given) inserted with an id drawn first so
    * the task points at it; its last events appended in order, the `done` event's data given the draft id. Undefined when
-   * the task was no longer this run's (failed or taken over elsewhere): then nothing is written.
+   * the task was no longer this run's (failed or taken over elsewhere): then nothing is written. `db`: the caller's
+   * transaction when the finish goes with other writes (a truncated text's refund).
    */
-  async finishRunning(f: {
-    taskId: string;
-    run: number;
-    text: string;
-    title: string;
-    usage: TaskRow['usage'];
-    now: Date;
-    draft: { userId: number; markdown: string; html: string } | null;
-    /** The run's last events, ending with `done`: never empty. */
-    events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>;
-  }): Promise<{ draftId: number | null; events: StoredTaskEvent[] } | undefined> {
+  async finishRunning(
+    f: {
+      taskId: string;
+      run: number;
+      text: string;
+      title: string;
+      usage: TaskRow['usage'];
+      now: Date;
+      draft: { userId: number; markdown: string; html: string } | null;
+      /** The run's last events, ending with `done`: never empty. */
+      events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>;
+      /** What the creator is told about a finished task (its error code and message), e.g. that the text may be incomplete. */
+      note?: { code: number; msg: string };
+    },
+    db: DbOrTx = this.db,
+  ): Promise<{ draftId: number | null; events: StoredTaskEvent[] } | undefined> {
     const now = f.now.toISOString();
+    const note = f.note ? sql`, "error_code" = ${f.note.code}::integer, "error_msg" = ${f.note.msg}::text` : sql``;
     const draftId = f.draft ? sql`nextval(pg_get_serial_sequence('drafts', 'id'))` : sql`null::bigint`;
     const events = sql`, appended as (
           insert into ${writingTaskEvents} ("task_id", "type", "data")
@@ -209,10 +216,10 @@ export class WritingRepo {
           from done returning ${drafts.id}
         )`
       : sql``;
-    const result = (await this.db.execute(sql`with drawn as (select ${draftId} as id), done as (
+    const result = (await db.execute(sql`with drawn as (select ${draftId} as id), done as (
         update ${writingTasks} set "status" = 'succeeded', "text" = ${f.text}::text, "title" = ${f.title}::text,
           "usage" = ${f.usage === null ? null : JSON.stringify(f.usage)}::jsonb, "draft_id" = drawn.id,
-          "finished_at" = ${now}::timestamptz, "heartbeat_at" = ${now}::timestamptz
+          "finished_at" = ${now}::timestamptz, "heartbeat_at" = ${now}::timestamptz${note}
         from drawn
         where ${writingTasks.id} = ${f.taskId} and ${writingTasks.status} = 'running' and ${writingTasks.runs} = ${f.run}
         returning ${writingTasks.id}, ${writingTasks.draftId}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ErrorCode, TOKEN_NAME, type DraftDetail, type FestivalItem, type ModelItem, type Persona, type TaskInfo } from '@inkstone/shared';
+import { ErrorCode, errorMessages, TOKEN_NAME, type DraftDetail, type FestivalItem, type ModelItem, type Persona, type TaskInfo } from '@inkstone/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loginByPhone } from '../../test/auth-helpers.js';
 import { describeOnDatabases } from '../../test/database.js';
@@ -333,7 +333,7 @@ describeOnDatabases('AI writing on %s', (dbKind) => {
     expect(refunds).toHaveLength(1);
   });
 
-  it('a content-safety refusal fails the task with its own message and refunds', async () => {
+  it('a content-safety refusal fails the task as sensitive content (933) with its own message and refunds', async () => {
     const before = await balance(t, user.user.id);
     standin.script.push({ kind: 'http-error', status: 400, error: { message: 'Input data may contain inappropriate content.', code: 'data_inspection_failed' } });
     const created = await t.call<{ taskId: string }>('POST', '/mp/task/create', {
@@ -341,7 +341,7 @@ describeOnDatabases('AI writing on %s', (dbKind) => {
       body: { createType: 'article', writeType: 'quick', content: '写一段话', modelConfigType: 'standin' },
     });
     const info = await waitForTask(t, user.tokenValue, created.data.taskId);
-    expect(info).toMatchObject({ status: 'failed', errorCode: ErrorCode.AI_CONTENT_FILTERED });
+    expect(info).toMatchObject({ status: 'failed', errorCode: ErrorCode.SENSITIVE_CONTENT, errorMsg: errorMessages[ErrorCode.AI_CONTENT_FILTERED] });
     expect(await balance(t, user.user.id)).toBe(before);
   });
 

@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
  * Spark, GLM...), speaking the streaming wire format exactly: `data: <json>\n\n` events, `: keep-alive`
  * comment lines, reasoning_content deltas before content, a final usage chunk with `choices: []` when
  * `stream_options.include_usage` is set, `data: [DONE]`; errors as HTTP status + `{error:{message,type,code}}`
- * or as an error object in the middle of a stream.
+ * or as an error object in the middle of a stream. Vendors' own variations, each named for the vendor it copies:
+ * usage inside the finishing choice (`usageIn: 'choice'`, Moonshot), fields on every chunk (`envelope`, Spark),
+ * error events without the `error` key (`vendorErrorAfterChunks` with one of `vendorStreamErrors`), finish reasons
+ * `length`, `sensitive` (Zhipu) and `insufficient_system_resource` (DeepSeek).
  */
 
 export interface ChatRequestBody {
@@ -36,9 +39,29 @@ export interface StandinReply {
   toolCalls?: Array<{ name: string; arguments: string | Record<string, unknown>; id?: string }>;
   /** Characters per content chunk (default 8). */
   chunkChars?: number;
-  finishReason?: 'stop' | 'length' | 'content_filter' | 'sensitive';
+  /**
+   * `length`: cut at max_tokens (every vendor); `content_filter` (OpenAI, DeepSeek, Moonshot); `sensitive` (Zhipu: the
+   * output was stopped by its safety check); `insufficient_system_resource` (DeepSeek: broken off, inference capacity ran out).
+   */
+  finishReason?: 'stop' | 'length' | 'content_filter' | 'sensitive' | 'insufficient_system_resource';
+  /**
+   * Where the usage goes. `chunk` (default; OpenAI, DeepSeek, DashScope compatible mode): a final chunk with `choices: []`
+   * when `stream_options.include_usage` is set. `choice` (Moonshot, which documents it so): inside the finishing
+   * chunk's `choices[0].usage`, whatever stream_options says, and no usage chunk.
+   */
+  usageIn?: 'chunk' | 'choice';
+  /**
+   * Extra top-level fields on every chunk. iFlytek Spark's HTTP API sends `code: 0, message: "Success", sid` with each
+   * chunk: an ordinary chunk, not an error.
+   */
+  envelope?: Record<string, unknown>;
   /** After this many content chunks, send `data: {"error":...}` and end the stream (DashScope style). */
   errorAfterChunks?: { after: number; error: { message: string; type?: string; code?: string | number } };
+  /**
+   * After this many content chunks, send an error event without the `error` key (see `vendorStreamErrors`) and end the
+   * stream without finish_reason or `[DONE]`, as those vendors do.
+   */
+  vendorErrorAfterChunks?: { after: number; event: VendorErrorEvent };
   /** After this many content chunks, end the response cleanly with no finish_reason, usage or `[DONE]` (a cut connection). */
   cutAfterChunks?: number;
   /** Pause between chunks, to measure time to first byte or hold streams open. */
@@ -46,6 +69,52 @@ export interface StandinReply {
   /** A `: keep-alive` comment before the first chunk and between chunks (DeepSeek under load). */
   keepAlive?: boolean;
 }
+
+/** One SSE event as a vendor writes it: optional `id:` and `event:` fields and `:` comment lines, then `data:` JSON. */
+export interface VendorErrorEvent {
+  id?: string;
+  event?: string;
+  comments?: string[];
+  data: Record<string, unknown>;
+}
+
+/**
+ * Error events that carry no top-level `error` key, so the openai SDK (whose stream only throws for `data.error`) hands
+ * them over as chunks. Each names what it copies; the codes and texts are the vendors' own where known.
+ */
+export const vendorStreamErrors = {
+  /**
+   * DashScope's native protocol (`X-DashScope-SSE: enable`), as gateways that relay it pass it on: `id:`, `event:error`,
+   * the `:HTTP_STATUS/400` comment, then `data:{code, message, request_id}` with no space after the colons. Content
+   * safety is `DataInspectionFailed` / "Output data may contain inappropriate content."; throttling `Throttling.RateQuota`.
+   */
+  dashscopeNative: (code = 'DataInspectionFailed', message = 'Output data may contain inappropriate content.'): VendorErrorEvent => ({
+    id: '1',
+    event: 'error',
+    comments: ['HTTP_STATUS/400'],
+    data: { code, message, request_id: randomUUID() },
+  }),
+  /** Zhipu's v3 API body: `{code, msg, success: false}`; 1301 is its content-safety code, with its Chinese text. */
+  zhipuV3: (code: number = 1301, msg = '系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。'): VendorErrorEvent => ({
+    data: { code, msg, success: false },
+  }),
+  /** Baidu Qianfan's error body `{error_code, error_msg}` beside the reply id (the code and text here are examples). */
+  qianfan: (errorCode: number, errorMsg: string): VendorErrorEvent => ({ data: { id: `as-${randomUUID().slice(0, 10)}`, error_code: errorCode, error_msg: errorMsg } }),
+  /**
+   * iFlytek Spark's HTTP API puts `code`/`message`/`sid` on every chunk (0 / "Success"); a refusal is taken to come in the
+   * same envelope with its audit code (10013 input, 10014 output) and no choices.
+   */
+  spark: (code: number, message: string): VendorErrorEvent => ({ data: { code, message, sid: `cha000b${randomUUID().slice(0, 8)}@dx`, choices: [] } }),
+  /**
+   * MiniMax: every body carries `base_resp: {status_code, status_msg}` (0 when fine); its safety check answers 1026
+   * ("input new_sensitive") or 1027 ("output new_sensitive").
+   */
+  minimax: (statusCode = 1027, statusMsg = 'output new_sensitive'): VendorErrorEvent => ({
+    data: { id: randomUUID().replace(/-/g, ''), choices: [], base_resp: { status_code: statusCode, status_msg: statusMsg } },
+  }),
+  /** vLLM's ErrorResponse written into the stream: `{object: "error", message, type, param, code}`. */
+  vllm: (message: string, code = 400): VendorErrorEvent => ({ data: { object: 'error', message, type: 'BadRequestError', param: null, code } }),
+};
 
 export type ScriptedStep =
   | { kind: 'reply'; reply: StandinReply }
@@ -99,7 +168,16 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
       if (reply.keepAlive) res.write(': keep-alive\n\n');
       res.write(`data: ${JSON.stringify(obj)}\n\n`);
     };
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const head = reply.envelope ? { ...base, ...reply.envelope } : base;
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra?: Record<string, unknown>) => ({
+      ...head,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish, ...extra }],
+    });
+    const usage = () => {
+      const prompt = approxTokens(body.messages.map((m) => m.content).join(''));
+      const completion = approxTokens((reply.reasoning ?? '') + reply.content);
+      return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    };
     try {
       await send(chunk({ role: 'assistant', content: '' }));
       const size = reply.chunkChars ?? 8;
@@ -111,6 +189,14 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
         if (reply.errorAfterChunks && n === reply.errorAfterChunks.after) {
           const e = reply.errorAfterChunks.error;
           await send({ error: { message: e.message, type: e.type ?? 'invalid_request_error', code: e.code ?? null } });
+          return;
+        }
+        if (reply.vendorErrorAfterChunks && n === reply.vendorErrorAfterChunks.after) {
+          const e = reply.vendorErrorAfterChunks.event;
+          if (reply.delayMs) await sleep(reply.delayMs);
+          if (closed) return;
+          const lines = [e.id !== undefined && `id:${e.id}`, e.event && `event:${e.event}`, ...(e.comments ?? []).map((c) => `:${c}`), `data:${JSON.stringify(e.data)}`];
+          res.write(`${lines.filter(Boolean).join('\n')}\n\n`);
           return;
         }
         if (reply.cutAfterChunks !== undefined && n === reply.cutAfterChunks) return;
@@ -125,11 +211,11 @@ export async function startOpenAiStandin(opts: { apiKey?: string; model?: string
           await send(chunk({ tool_calls: [{ index, function: { arguments: args.slice(i, i + size) } }] }));
         }
       }
-      await send(chunk({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
-      if (body.stream_options?.include_usage) {
-        const prompt = approxTokens(body.messages.map((m) => m.content).join(''));
-        const completion = approxTokens((reply.reasoning ?? '') + reply.content);
-        await send({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+      const finish = reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
+      if (reply.usageIn === 'choice') await send(chunk({}, finish, { usage: usage() }));
+      else {
+        await send(chunk({}, finish));
+        if (body.stream_options?.include_usage) await send({ ...head, choices: [], usage: usage() });
       }
       if (!closed) res.write('data: [DONE]\n\n');
     } finally {
