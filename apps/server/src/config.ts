@@ -108,7 +108,13 @@ const schema = z
     WECHAT_PAY_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     WECHAT_PAY_APIV3_KEY: z.preprocess(emptyToUndefined, z.string().length(32, 'must be exactly 32 characters').optional()),
     WECHAT_PAY_PLATFORM_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
-    WECHAT_PAY_PLATFORM_SERIAL: z.preprocess(emptyToUndefined, z.string().optional()),
+    WECHAT_PAY_PLATFORM_SERIAL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[0-9A-Fa-f]{1,64}$/, 'the platform certificate serial: hex digits (a PUB_KEY_ID_... goes in WECHAT_PAY_PUBLIC_KEY_ID)')
+        .optional(),
+    ),
     WECHAT_PAY_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     WECHAT_PAY_PUBLIC_KEY_ID: z.preprocess(
       emptyToUndefined,

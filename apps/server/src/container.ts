@@ -126,6 +126,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
       await publishing.close();
       files.close();
       await integrations.fetcher.close();
+      // The WeChat Pay certificate refresh timer.
+      await integrations.payments.close();
       await cacheBus.close();
       // quit, not disconnect: what is still in flight is sent first (a cache invalidation the admin CLI has just
       // published would otherwise never reach the running servers).
@@ -144,7 +146,7 @@ type ModuleBase = Infrastructure & { clock: Clock; log: Logger; dataDir: string 
 async function createIntegrations(config: Config, { db, key, publicUrl }: Infrastructure, clock: Clock, log: Logger) {
   const sms = createSmsSender(config, db, log);
   const wechat = createWechatLogin(config, publicUrl);
-  const payments = await createPaymentGateways(config, { publicUrl, key, clock });
+  const payments = await createPaymentGateways(config, { publicUrl, key, clock, log });
   // One SSRF-safe client for every URL a user supplies.
   const fetcher = createSafeFetch(config);
   return { sms, wechat, payments, fetcher };

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import { SandboxPaymentGateway } from './sandbox.js';
 import type { PaymentGateway } from './types.js';
 import { WechatPayGateway } from './wechat-pay.js';
+import type { KeyStoreLog } from './wechat-pay-keys.js';
 
 export type PayChannelName = 'wechat' | 'alipay';
 
@@ -13,6 +14,8 @@ export interface PaymentGateways {
   byName(name: string): PaymentGateway | undefined;
   sandbox: SandboxPaymentGateway | null;
   all: PaymentGateway[];
+  /** Stops background work (the WeChat Pay certificate check) and waits for a download under way. */
+  close(): Promise<void>;
 }
 
 /** A PEM given inline (with literal \n allowed, as .env files need) or a path to a PEM file. */
@@ -25,32 +28,34 @@ export function pemFrom(value: string): string {
  * Providers are a comma list: `sandbox` (plays both channels), or any of `wechat`, `alipay`; the first is the default
  * channel. alipay-sdk (and its HTTP stack, ~6 MB resident) is loaded only when Alipay is configured.
  */
-export async function createPaymentGateways(config: Config, deps: { publicUrl: string; key: Buffer; clock: Clock }): Promise<PaymentGateways> {
+export async function createPaymentGateways(config: Config, deps: { publicUrl: string; key: Buffer; clock: Clock; log?: KeyStoreLog }): Promise<PaymentGateways> {
   const names = config.PAYMENT_PROVIDER;
   const byChannel = new Map<PayChannelName, PaymentGateway>();
   let sandbox: SandboxPaymentGateway | null = null;
+  let wechat: WechatPayGateway | null = null;
   for (const name of names) {
     if (name === 'sandbox') {
       sandbox = new SandboxPaymentGateway(deps.publicUrl, deps.key, deps.clock);
       byChannel.set('wechat', sandbox);
       byChannel.set('alipay', sandbox);
     } else if (name === 'wechat') {
-      byChannel.set(
-        'wechat',
-        new WechatPayGateway({
-          mchid: config.WECHAT_PAY_MCHID!,
-          appid: config.WECHAT_PAY_APPID!,
-          merchantSerial: config.WECHAT_PAY_MERCHANT_SERIAL!,
-          merchantPrivateKey: pemFrom(config.WECHAT_PAY_PRIVATE_KEY!),
-          apiV3Key: config.WECHAT_PAY_APIV3_KEY!,
-          platformKeys: [
-            ...(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PLATFORM_SERIAL!, pem: pemFrom(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY) }] : []),
-            ...(config.WECHAT_PAY_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PUBLIC_KEY_ID!, pem: pemFrom(config.WECHAT_PAY_PUBLIC_KEY) }] : []),
-          ],
-          apiBase: config.WECHAT_PAY_API_BASE,
-          now: () => deps.clock.now(),
-        }),
-      );
+      wechat = new WechatPayGateway({
+        mchid: config.WECHAT_PAY_MCHID!,
+        appid: config.WECHAT_PAY_APPID!,
+        merchantSerial: config.WECHAT_PAY_MERCHANT_SERIAL!,
+        merchantPrivateKey: pemFrom(config.WECHAT_PAY_PRIVATE_KEY!),
+        apiV3Key: config.WECHAT_PAY_APIV3_KEY!,
+        platformKeys: [
+          ...(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PLATFORM_SERIAL!, pem: pemFrom(config.WECHAT_PAY_PLATFORM_PUBLIC_KEY) }] : []),
+          ...(config.WECHAT_PAY_PUBLIC_KEY ? [{ serial: config.WECHAT_PAY_PUBLIC_KEY_ID!, pem: pemFrom(config.WECHAT_PAY_PUBLIC_KEY) }] : []),
+        ],
+        apiBase: config.WECHAT_PAY_API_BASE,
+        now: () => deps.clock.now(),
+        ...(deps.log ? { log: deps.log } : {}),
+      });
+      // With a platform certificate configured: GET /v3/certificates every 12 h (and on an unknown serial).
+      wechat.start();
+      byChannel.set('wechat', wechat);
     } else {
       const { AlipayGateway } = await import('./alipay.js');
       byChannel.set(
@@ -73,5 +78,8 @@ export async function createPaymentGateways(config: Config, deps: { publicUrl: s
     byName: (n) => all.find((g) => g.name === n),
     sandbox,
     all,
+    close: async () => {
+      await wechat?.stop();
+    },
   };
 }

@@ -10,7 +10,7 @@ import { SANDBOX_MERCHANT, SANDBOX_SIGNATURE_HEADER } from './sandbox.js';
 import { decryptResource, rfc3339China } from './wechat-pay.js';
 import { fenToYuan, yuanToFen } from './types.js';
 
-type Forgery = 'badSignature' | 'wrongAmount' | 'wrongMerchant' | 'unknownOrder' | 'staleTimestamp' | 'probe' | 'wrongKey';
+type Forgery = 'badSignature' | 'wrongAmount' | 'wrongMerchant' | 'unknownOrder' | 'staleTimestamp' | 'probe' | 'wrongKey' | 'unknownSerial';
 
 interface Harness {
   t: TestApp;
@@ -22,6 +22,51 @@ interface Harness {
   vendorState(orderNo: string): 'pending' | 'paid' | 'closed' | 'missing';
   isSuccessReply(res: Response, text: string): boolean;
   close(): Promise<void>;
+}
+
+/** WeChat Pay in public-key mode or with the platform certificate configured: the same contract either way. */
+function wechatCase(name: string, mode: 'publicKey' | 'certificate'): { name: string; start(db: TestDbKind): Promise<Harness> } {
+  return {
+    name,
+    async start(db) {
+      const { t, standin, otherKey, deliver: wrap, close } = await startWechatPayGateway({ db, mode });
+      return {
+        t,
+        codeUrlPattern: /^weixin:\/\/wxpay\/bizpayurl\?pr=/,
+        pay: (orderNo) => wrap(standin.pay(orderNo)),
+        forge(orderNo, kind) {
+          const total = standin.trades.get(orderNo)?.total ?? 1;
+          switch (kind) {
+            case 'badSignature':
+              return wrap(standin.forge(orderNo, { signature: Buffer.alloc(256, 7).toString('base64') }));
+            case 'wrongKey':
+              return wrap(standin.forge(orderNo, { signWith: otherKey }));
+            case 'wrongAmount':
+              return wrap(standin.forge(orderNo, { transaction: { amount: { total: total - 1, payer_total: total - 1, currency: 'CNY' } } }));
+            case 'wrongMerchant':
+              return wrap(standin.forge(orderNo, { transaction: { mchid: '1900000999' } }));
+            case 'unknownOrder':
+              return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
+            case 'staleTimestamp':
+              return wrap(standin.forge(orderNo, { timestampOffsetSec: -301 }));
+            case 'probe':
+              return wrap(standin.forge(orderNo, { signature: 'WECHATPAY/SIGNTEST/' + 'A'.repeat(300) }));
+            case 'unknownSerial':
+              // Signed by a key WeChat Pay never listed, under a serial of its own (asks for a certificate download first).
+              return wrap(standin.forge(orderNo, { signWith: otherKey, serial: '6B2E8F1D0C4A3B5E7F9A1C2D3E4F5A6B7C8D9E0F' }));
+          }
+        },
+        vendorState(orderNo) {
+          const tr = standin.trades.get(orderNo);
+          if (!tr) return 'missing';
+          if (tr.state === 'NOTPAY' && tr.time_expire && t.clock.now().getTime() > Date.parse(tr.time_expire)) return 'closed';
+          return tr.state === 'SUCCESS' ? 'paid' : tr.state === 'CLOSED' ? 'closed' : 'pending';
+        },
+        isSuccessReply: (res, text) => res.status === 204 && text === '',
+        close,
+      };
+    },
+  };
 }
 
 const cases: Array<{ name: string; start(db: TestDbKind): Promise<Harness> }> = [
@@ -76,44 +121,9 @@ const cases: Array<{ name: string; start(db: TestDbKind): Promise<Harness> }> = 
       };
     },
   },
-  {
-    name: 'wechat',
-    async start(db) {
-      const { t, standin, otherKey, deliver: wrap, close } = await startWechatPayGateway({ db });
-      return {
-        t,
-        codeUrlPattern: /^weixin:\/\/wxpay\/bizpayurl\?pr=/,
-        pay: (orderNo) => wrap(standin.pay(orderNo)),
-        forge(orderNo, kind) {
-          const total = standin.trades.get(orderNo)?.total ?? 1;
-          switch (kind) {
-            case 'badSignature':
-              return wrap(standin.forge(orderNo, { signature: Buffer.alloc(256, 7).toString('base64') }));
-            case 'wrongKey':
-              return wrap(standin.forge(orderNo, { signWith: otherKey }));
-            case 'wrongAmount':
-              return wrap(standin.forge(orderNo, { transaction: { amount: { total: total - 1, payer_total: total - 1, currency: 'CNY' } } }));
-            case 'wrongMerchant':
-              return wrap(standin.forge(orderNo, { transaction: { mchid: '1900000999' } }));
-            case 'unknownOrder':
-              return wrap(standin.forge('IS0000000000000000NOSUCH', {}));
-            case 'staleTimestamp':
-              return wrap(standin.forge(orderNo, { timestampOffsetSec: -301 }));
-            case 'probe':
-              return wrap(standin.forge(orderNo, { signature: 'WECHATPAY/SIGNTEST/' + 'A'.repeat(300) }));
-          }
-        },
-        vendorState(orderNo) {
-          const tr = standin.trades.get(orderNo);
-          if (!tr) return 'missing';
-          if (tr.state === 'NOTPAY' && tr.time_expire && t.clock.now().getTime() > Date.parse(tr.time_expire)) return 'closed';
-          return tr.state === 'SUCCESS' ? 'paid' : tr.state === 'CLOSED' ? 'closed' : 'pending';
-        },
-        isSuccessReply: (res, text) => res.status === 204 && text === '',
-        close,
-      };
-    },
-  },
+  wechatCase('wechat', 'publicKey'),
+  // The platform certificate configured: the certificate list is downloaded and verified on the way.
+  wechatCase('wechat (platform certificate)', 'certificate'),
   {
     name: 'alipay',
     async start(db) {
@@ -197,7 +207,7 @@ describeOnDatabases('PaymentGateway contract on %s', (db) => {
       expect((await order(qr.orderNo)).transactionId).toBeTruthy();
     });
 
-    for (const kind of ['badSignature', 'wrongKey', 'wrongAmount', 'wrongMerchant', 'unknownOrder', 'staleTimestamp', 'probe'] as Forgery[]) {
+    for (const kind of ['badSignature', 'wrongKey', 'wrongAmount', 'wrongMerchant', 'unknownOrder', 'staleTimestamp', 'probe', 'unknownSerial'] as Forgery[]) {
       it(`rejects a ${kind} notification and changes nothing`, async () => {
         const { user, tokenValue } = await loginByPhone(t);
         const qr = await buyBundle(tokenValue);
@@ -264,5 +274,8 @@ describe('payment configuration', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'sandbox,wechat' })).toThrow(/PAYMENT_PROVIDER/);
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);
     expect(() => loadConfig({ WECHAT_PAY_PUBLIC_KEY_ID: 'abc' })).toThrow(/WECHAT_PAY_PUBLIC_KEY_ID/);
+    // A platform certificate serial is hex; a PUB_KEY_ID_ there would turn the certificate download off.
+    expect(() => loadConfig({ WECHAT_PAY_PLATFORM_SERIAL: 'PUB_KEY_ID_0119000001092024' })).toThrow(/WECHAT_PAY_PLATFORM_SERIAL/);
+    expect(loadConfig({ WECHAT_PAY_PLATFORM_SERIAL: '3775B6A45ACD588826D15E583A95F5DD88C04E8F' }).WECHAT_PAY_PLATFORM_SERIAL).toBe('3775B6A45ACD588826D15E583A95F5DD88C04E8F');
   });
 });

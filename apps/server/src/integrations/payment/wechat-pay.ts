@@ -1,8 +1,7 @@
-import { X509Certificate, createDecipheriv, createPrivateKey, createPublicKey, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import {
   PaymentGatewayError,
   PaymentNotifyError,
-  headerOf,
   type GatewayOrder,
   type GatewayQueryResult,
   type GatewayRefund,
@@ -13,6 +12,9 @@ import {
   type RawNotification,
   type VerifiedNotification,
 } from './types.js';
+import { WechatPayKeyStore, decryptResource, readSignature, signMessage, verifyMessage, type CertificateDownload, type KeyStoreLog } from './wechat-pay-keys.js';
+
+export { decryptResource, signMessage, verifyMessage } from './wechat-pay-keys.js';
 
 export interface WechatPayOptions {
   mchid: string;
@@ -22,45 +24,23 @@ export interface WechatPayOptions {
   merchantPrivateKey: string;
   /** 32-character APIv3 key: the AES-256-GCM key of notification resources. */
   apiV3Key: string;
-  /** Keys WeChat Pay signs with, by Wechatpay-Serial: platform certificates (serial) and/or the public key (PUB_KEY_ID_...). */
+  /**
+   * Keys WeChat Pay signs with, by Wechatpay-Serial: platform certificates (serial) and/or the public key
+   * (PUB_KEY_ID_...). With a platform certificate among them, the current certificates are downloaded from
+   * GET /v3/certificates (every 12 h and on an unknown serial), the configured one being the trust anchor.
+   */
   platformKeys: Array<{ serial: string; pem: string }>;
   apiBase: string;
   now?: () => Date;
   timeoutMs?: number;
+  log?: KeyStoreLog;
+  /** Overrides of the download schedule (tests). */
+  certificateRefresh?: { refreshIntervalMs?: number; retryIntervalMs?: number; unknownSerialIntervalMs?: number };
 }
-
-const MAX_SKEW_SECONDS = 5 * 60;
 
 /** RFC 3339 in China time, as time_expire wants: 2026-01-02T15:04:05+08:00. */
 export function rfc3339China(d: Date): string {
   return `${new Date(d.getTime() + 8 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '')}+08:00`;
-}
-
-function publicKeyFrom(pem: string): KeyObject {
-  return pem.includes('BEGIN CERTIFICATE') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
-}
-
-/** SHA256withRSA over the APIv3 message; exported for the stand-in and tests. */
-export function signMessage(message: string, key: KeyObject | string): string {
-  return createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
-}
-
-export function verifyMessage(message: string, signature: string, key: KeyObject): boolean {
-  try {
-    return createVerify('RSA-SHA256').update(message, 'utf8').verify(key, signature, 'base64');
-  } catch {
-    return false;
-  }
-}
-
-/** AEAD_AES_256_GCM: ciphertext is base64 with the 16-byte tag at the end. */
-export function decryptResource(apiV3Key: string, r: { ciphertext: string; nonce: string; associated_data?: string }): string {
-  const data = Buffer.from(r.ciphertext, 'base64');
-  if (data.length < 17) throw new Error('ciphertext too short');
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(r.nonce, 'utf8'));
-  decipher.setAuthTag(data.subarray(data.length - 16));
-  if (r.associated_data) decipher.setAAD(Buffer.from(r.associated_data, 'utf8'));
-  return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
 }
 
 interface Transaction {
@@ -96,15 +76,35 @@ export class WechatPayGateway implements PaymentGateway {
   readonly name = 'wechat' as const;
   readonly sandbox = false;
   private readonly privateKey: KeyObject;
-  private readonly platformKeys: Map<string, KeyObject>;
+  /** The keys WeChat Pay signs with, kept current from /v3/certificates when a platform certificate is configured. */
+  readonly keys: WechatPayKeyStore;
   private readonly base: string;
   private readonly now: () => Date;
 
   constructor(private readonly opts: WechatPayOptions) {
     this.privateKey = createPrivateKey(opts.merchantPrivateKey);
-    this.platformKeys = new Map(opts.platformKeys.map((k) => [k.serial, publicKeyFrom(k.pem)]));
     this.base = opts.apiBase.replace(/\/+$/, '');
     this.now = opts.now ?? (() => new Date());
+    const certificates = opts.platformKeys.some((k) => !k.serial.startsWith('PUB_KEY_ID_'));
+    this.keys = new WechatPayKeyStore({
+      apiV3Key: opts.apiV3Key,
+      configured: opts.platformKeys,
+      ...(certificates ? { download: () => this.downloadCertificates() } : {}),
+      now: this.now,
+      ...opts.certificateRefresh,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+  }
+
+  /** Starts the periodic certificate check (a timer that does not keep the process alive). */
+  start(): void {
+    this.keys.start();
+  }
+
+  /** Stops the certificate check and waits for a download under way (not `close`, which closes an order). */
+  async stop(): Promise<void> {
+    this.keys.stop();
+    await this.keys.settled();
   }
 
   /** `WECHATPAY2-SHA256-RSA2048 ...` over METHOD\nPATH?query\nTS\nNONCE\nBODY\n, signed on the exact bytes sent. */
@@ -116,30 +116,24 @@ export class WechatPayGateway implements PaymentGateway {
   }
 
   /** Verifies a message WeChat Pay signed (response or notification) against the key its serial names. */
-  private verifySigned(headers: RawNotification['headers'], body: string): void {
-    const signature = headerOf(headers, 'wechatpay-signature');
-    const timestamp = headerOf(headers, 'wechatpay-timestamp');
-    const nonce = headerOf(headers, 'wechatpay-nonce');
-    const serial = headerOf(headers, 'wechatpay-serial');
-    if (!signature || !timestamp || !nonce || !serial) throw new PaymentNotifyError('missing Wechatpay-* signature headers', 'signature');
-    // Probes check that we reject bad signatures; answering success would fail the check.
-    if (signature.startsWith('WECHATPAY/SIGNTEST/')) throw new PaymentNotifyError('signature probe', 'probe');
-    const ts = Number(timestamp);
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(this.now().getTime() / 1000 - ts) > MAX_SKEW_SECONDS) {
-      throw new PaymentNotifyError('timestamp outside the 5 minute window', 'stale');
-    }
-    const key = this.platformKeys.get(serial);
+  private async verifySigned(headers: RawNotification['headers'], body: string): Promise<void> {
+    const { serial, signature, message } = readSignature(headers, body, this.now());
+    const key = await this.keys.keyFor(serial);
     if (!key) throw new PaymentNotifyError(`unknown Wechatpay-Serial ${serial}`, 'signature');
-    if (!verifyMessage(`${timestamp}\n${nonce}\n${body}\n`, signature, key)) throw new PaymentNotifyError('signature does not verify', 'signature');
+    if (!verifyMessage(message, signature, key)) throw new PaymentNotifyError('signature does not verify', 'signature');
   }
 
-  private async request(method: 'GET' | 'POST', pathWithQuery: string, payload?: unknown): Promise<{ status: number; json: Record<string, unknown> | null }> {
+  /** GET /v3/certificates, signed like every call; the answer is checked by the key store, not here. */
+  private async downloadCertificates(): Promise<CertificateDownload> {
+    const { status, headers, text } = await this.send('GET', '/v3/certificates');
+    return { status, headers, body: text };
+  }
+
+  private async send(method: 'GET' | 'POST', pathWithQuery: string, payload?: unknown): Promise<{ status: number; headers: Record<string, string>; text: string }> {
     const body = payload === undefined ? '' : JSON.stringify(payload);
     const timeoutMs = this.opts.timeoutMs ?? 10_000;
-    let res: Response;
-    let text: string;
     try {
-      res = await fetch(`${this.base}${pathWithQuery}`, {
+      const res = await fetch(`${this.base}${pathWithQuery}`, {
         method,
         headers: {
           authorization: this.authorization(method, pathWithQuery, body),
@@ -150,15 +144,18 @@ export class WechatPayGateway implements PaymentGateway {
         ...(payload === undefined ? {} : { body }),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await res.text();
+      return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text: await res.text() };
     } catch (err) {
       throw new PaymentGatewayError(`WeChat Pay unreachable: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const headers = Object.fromEntries(res.headers.entries());
-    if (res.status >= 200 && res.status < 300) {
+  }
+
+  private async request(method: 'GET' | 'POST', pathWithQuery: string, payload?: unknown): Promise<{ status: number; json: Record<string, unknown> | null }> {
+    const { status, headers, text } = await this.send(method, pathWithQuery, payload);
+    if (status >= 200 && status < 300) {
       // A success we cannot attribute to WeChat Pay is not a success.
       try {
-        this.verifySigned(headers, text);
+        await this.verifySigned(headers, text);
       } catch (err) {
         throw new PaymentGatewayError(`WeChat Pay response signature invalid: ${(err as Error).message}`);
       }
@@ -168,14 +165,14 @@ export class WechatPayGateway implements PaymentGateway {
       try {
         json = JSON.parse(text) as Record<string, unknown>;
       } catch {
-        throw new PaymentGatewayError(`WeChat Pay answered HTTP ${res.status} with a non-JSON body`);
+        throw new PaymentGatewayError(`WeChat Pay answered HTTP ${status} with a non-JSON body`);
       }
     }
-    if (res.status >= 300) {
+    if (status >= 300) {
       const code = typeof json?.code === 'string' ? json.code : undefined;
-      throw new PaymentGatewayError(`WeChat Pay refused (HTTP ${res.status}): ${typeof json?.message === 'string' ? json.message : ''}`, code);
+      throw new PaymentGatewayError(`WeChat Pay refused (HTTP ${status}): ${typeof json?.message === 'string' ? json.message : ''}`, code);
     }
-    return { status: res.status, json };
+    return { status, json };
   }
 
   async createQr(order: GatewayOrder) {
@@ -198,8 +195,8 @@ export class WechatPayGateway implements PaymentGateway {
   }
 
   /** Signature, then AEAD: the decrypted resource of a notification (payment or refund) and its event type. */
-  private openNotification(raw: RawNotification): { eventType: unknown; plaintext: string } {
-    this.verifySigned(raw.headers, raw.rawBody);
+  private async openNotification(raw: RawNotification): Promise<{ eventType: unknown; plaintext: string }> {
+    await this.verifySigned(raw.headers, raw.rawBody);
     let n: { event_type?: unknown; resource_type?: unknown; resource?: { algorithm?: unknown; ciphertext?: unknown; nonce?: unknown; associated_data?: unknown } };
     try {
       n = JSON.parse(raw.rawBody) as typeof n;
@@ -223,7 +220,7 @@ export class WechatPayGateway implements PaymentGateway {
   }
 
   async parseNotification(raw: RawNotification): Promise<VerifiedNotification> {
-    const { eventType, plaintext } = this.openNotification(raw);
+    const { eventType, plaintext } = await this.openNotification(raw);
     let t: Transaction;
     try {
       t = JSON.parse(plaintext) as Transaction;
@@ -293,7 +290,7 @@ export class WechatPayGateway implements PaymentGateway {
 
   /** REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED, verified and decrypted like payment notifications. */
   async parseRefundNotification(raw: RawNotification): Promise<VerifiedRefund> {
-    const { eventType, plaintext } = this.openNotification(raw);
+    const { eventType, plaintext } = await this.openNotification(raw);
     let t: RefundResource;
     try {
       t = JSON.parse(plaintext) as RefundResource;

@@ -32,11 +32,19 @@ export interface GatewayHarness<S extends { deliver: (n: never) => Promise<Respo
   close(): Promise<void>;
 }
 
-/** The WeChat Pay APIv3 stand-in behind a test app configured as the merchant. */
-export async function startWechatPayGateway(opts: { db?: TestDbKind } = {}): Promise<GatewayHarness<WechatPayStandin>> {
+export const WECHAT_PAY_PUBLIC_KEY_ID = 'PUB_KEY_ID_0119000001092024';
+export const WECHAT_PAY_PLATFORM_SERIAL = '3775B6A45ACD588826D15E583A95F5DD88C04E8F';
+
+/**
+ * The WeChat Pay APIv3 stand-in behind a test app configured as the merchant: in public-key mode (the default:
+ * WECHAT_PAY_PUBLIC_KEY + _ID) or with the platform certificate configured (WECHAT_PAY_PLATFORM_PUBLIC_KEY + _SERIAL),
+ * which makes the app download GET /v3/certificates.
+ */
+export async function startWechatPayGateway(opts: { db?: TestDbKind; mode?: 'publicKey' | 'certificate' } = {}): Promise<GatewayHarness<WechatPayStandin>> {
   const merchant = rsa();
   const apiV3Key = 'k'.repeat(16) + 'A1b2C3d4E5f6G7h8';
-  const serial = 'PUB_KEY_ID_0119000001092024';
+  const certificateMode = opts.mode === 'certificate';
+  const serial = certificateMode ? WECHAT_PAY_PLATFORM_SERIAL : WECHAT_PAY_PUBLIC_KEY_ID;
   let clock = () => new Date();
   const standin = await startWechatPayStandin({ ...WECHAT_PAY_IDS, merchantPublicKey: merchant.publicKey, apiV3Key, serial, now: () => clock() });
   const t = await startTestApp({
@@ -48,8 +56,9 @@ export async function startWechatPayGateway(opts: { db?: TestDbKind } = {}): Pro
       WECHAT_PAY_MERCHANT_SERIAL: WECHAT_PAY_IDS.merchantSerial,
       WECHAT_PAY_PRIVATE_KEY: pem(merchant.privateKey, 'pkcs8'),
       WECHAT_PAY_APIV3_KEY: apiV3Key,
-      WECHAT_PAY_PUBLIC_KEY: standin.platformPublicKey,
-      WECHAT_PAY_PUBLIC_KEY_ID: serial,
+      ...(certificateMode
+        ? { WECHAT_PAY_PLATFORM_PUBLIC_KEY: standin.platformCertificate!, WECHAT_PAY_PLATFORM_SERIAL: serial }
+        : { WECHAT_PAY_PUBLIC_KEY: standin.platformPublicKey, WECHAT_PAY_PUBLIC_KEY_ID: serial }),
       WECHAT_PAY_API_BASE: standin.url,
     },
   });
@@ -61,6 +70,8 @@ export async function startWechatPayGateway(opts: { db?: TestDbKind } = {}): Pro
     otherKey: rsa().privateKey,
     deliver: (n) => ({ send: () => standin.deliver(n) }),
     async close() {
+      // The certificate check's timer and any download under way end before the stand-in goes.
+      await t.container.integrations.payments.close();
       await t.close();
       await standin.close();
     },

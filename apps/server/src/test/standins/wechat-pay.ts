@@ -2,11 +2,18 @@ import { createCipheriv, createPublicKey, createVerify, generateKeyPairSync, ran
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signMessage } from '../../integrations/payment/wechat-pay.js';
+import { issueCertificate } from './x509-certificate.js';
 
 /**
  * A WeChat Pay APIv3 server on loopback: verifies our Authorization signature with the merchant's
  * public key, signs every answer and notification with its own key (by serial), encrypts notification
  * resources with the APIv3 key, and lets tests pay, replay, duplicate and forge.
+ *
+ * It signs as a WeChat Pay public key (serial PUB_KEY_ID_...) or as a platform certificate (any other serial):
+ * certificates are X.509, issued by the stand-in's own "Tenpay.com Root CA", and listed by GET /v3/certificates
+ * with each certificate AEAD_AES_256_GCM-encrypted under the APIv3 key (associated_data "certificate"), as WeChat
+ * Pay does. `rotate()` issues a new certificate (listed at once, signing when asked: WeChat Pay lists a new
+ * certificate before it signs with it), `signWith()` switches, `unlist()` retires one.
  */
 export interface WechatPayStandinOptions {
   mchid: string;
@@ -14,10 +21,33 @@ export interface WechatPayStandinOptions {
   merchantSerial: string;
   merchantPublicKey: string | KeyObject;
   apiV3Key: string;
-  /** The serial (certificate serial or PUB_KEY_ID_...) it signs with. */
+  /** The serial it signs with first: PUB_KEY_ID_... (public-key mode) or a certificate serial (hex; a certificate is issued). */
   serial: string;
   now?: () => Date;
 }
+
+/** A key WeChat Pay signs with: the public key (no certificate) or a platform certificate. */
+export interface SigningIdentity {
+  serial: string;
+  privateKey: KeyObject;
+  publicKeyPem: string;
+  /** PEM of the platform certificate; null for the public key. */
+  certificatePem: string | null;
+  notBefore: Date;
+  notAfter: Date;
+  /** In the GET /v3/certificates answer. */
+  listed: boolean;
+}
+
+/** How the next certificate downloads are spoiled (null: genuine). */
+export type CertificateTamper =
+  /** A ciphertext byte flipped before signing: the signature holds, AES-GCM must refuse. */
+  | 'ciphertext'
+  /** The answer changed after signing (a serial_no rewritten): the signature must refuse. */
+  | 'body'
+  /** The signing certificate's serial listed with another key, properly encrypted and signed. */
+  | 'substitute'
+  | null;
 
 interface Trade {
   out_trade_no: string;
@@ -56,6 +86,8 @@ export interface ForgeOptions {
   timestampOffsetSec?: number;
   signWith?: KeyObject;
   serial?: string;
+  /** Sign as this identity (its key and serial), e.g. a certificate not yet signing. */
+  signAs?: string;
   signature?: string;
   apiV3Key?: string;
 }
@@ -64,7 +96,59 @@ const rfc3339China = (d: Date) => `${new Date(d.getTime() + 8 * 3600_000).toISOS
 
 export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
   const now = opts.now ?? (() => new Date());
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const rootCa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const identities = new Map<string, SigningIdentity>();
+  let tamper: CertificateTamper = null;
+
+  function createIdentity(serial: string, o: { notBefore?: Date; validForMs?: number; listed?: boolean } = {}): SigningIdentity {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const notBefore = o.notBefore ?? new Date(now().getTime() - 60_000);
+    const notAfter = new Date(notBefore.getTime() + (o.validForMs ?? 5 * 365 * 86400_000));
+    const certificatePem = serial.startsWith('PUB_KEY_ID_') ? null : certificateFor(serial, publicKey, notBefore, notAfter);
+    const identity = {
+      serial,
+      privateKey,
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      certificatePem,
+      notBefore,
+      notAfter,
+      listed: certificatePem !== null && (o.listed ?? true),
+    };
+    identities.set(serial, identity);
+    return identity;
+  }
+
+  function certificateFor(serial: string, publicKey: KeyObject, notBefore: Date, notAfter: Date): string {
+    return issueCertificate({
+      serialHex: serial,
+      subject: [
+        ['C', 'CN'],
+        ['ST', 'Guangdong Province'],
+        ['L', 'Shenzhen'],
+        ['O', 'Tenpay.com'],
+        ['OU', 'Tenpay.com CA Center'],
+        ['CN', 'Tenpay.com sign'],
+      ],
+      issuer: [
+        ['C', 'CN'],
+        ['O', 'Tenpay.com'],
+        ['OU', 'Tenpay.com CA Center'],
+        ['CN', 'Tenpay.com Root CA'],
+      ],
+      notBefore,
+      notAfter,
+      publicKey,
+      signingKey: rootCa.privateKey,
+    });
+  }
+
+  const first = createIdentity(opts.serial);
+  let signing = first;
+  const identity = (serial: string) => {
+    const i = identities.get(serial);
+    if (!i) throw new Error(`no signing identity ${serial}`);
+    return i;
+  };
   const merchantKey = typeof opts.merchantPublicKey === 'string' ? createPublicKey(opts.merchantPublicKey) : opts.merchantPublicKey;
   const trades = new Map<string, Trade>();
   const refunds = new Map<string, Refund>();
@@ -77,21 +161,53 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
     return t;
   };
 
-  function signedHeaders(body: string, o: { timestampOffsetSec?: number; signWith?: KeyObject; serial?: string; signature?: string } = {}) {
+  function signedHeaders(body: string, o: { timestampOffsetSec?: number; signWith?: KeyObject; serial?: string; signAs?: string; signature?: string } = {}) {
     const timestamp = String(Math.floor(now().getTime() / 1000) + (o.timestampOffsetSec ?? 0));
     const nonce = randomBytes(16).toString('hex');
+    const as = o.signAs ? identity(o.signAs) : signing;
     return {
       'wechatpay-timestamp': timestamp,
       'wechatpay-nonce': nonce,
-      'wechatpay-serial': o.serial ?? opts.serial,
-      'wechatpay-signature': o.signature ?? signMessage(`${timestamp}\n${nonce}\n${body}\n`, o.signWith ?? privateKey),
+      'wechatpay-serial': o.serial ?? as.serial,
+      'wechatpay-signature': o.signature ?? signMessage(`${timestamp}\n${nonce}\n${body}\n`, o.signWith ?? as.privateKey),
     };
   }
 
-  function send(res: http.ServerResponse, status: number, payload?: unknown) {
+  /** Answers signed by the current identity; `after` changes the body once signed (tampering in transit). */
+  function send(res: http.ServerResponse, status: number, payload?: unknown, after?: (body: string) => string) {
     const body = payload === undefined ? '' : JSON.stringify(payload);
-    res.writeHead(status, { ...(body ? { 'content-type': 'application/json' } : {}), ...signedHeaders(body) });
-    res.end(body);
+    const headers = signedHeaders(body);
+    const sent = after ? after(body) : body;
+    res.writeHead(status, { ...(sent ? { 'content-type': 'application/json' } : {}), ...headers });
+    res.end(sent);
+  }
+
+  /** AEAD_AES_256_GCM as WeChat Pay encrypts resources and certificates: 12-character nonce, tag appended. */
+  function encrypt(plaintext: string, associatedData: string, key = opts.apiV3Key) {
+    const nonce = randomBytes(6).toString('hex');
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'utf8'), Buffer.from(nonce, 'utf8'));
+    cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    return { algorithm: 'AEAD_AES_256_GCM', nonce, associated_data: associatedData, ciphertext };
+  }
+
+  /** GET /v3/certificates: every listed, unexpired platform certificate, encrypted under the APIv3 key. */
+  function certificates(res: http.ServerResponse) {
+    const listed = [...identities.values()].filter((i) => i.listed && i.certificatePem && i.notAfter.getTime() > now().getTime());
+    const data = listed.map((i) => {
+      let pem = i.certificatePem!;
+      if (tamper === 'substitute' && i.serial === signing.serial)
+        pem = certificateFor(i.serial, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey, i.notBefore, i.notAfter);
+      const encrypt_certificate = encrypt(pem, 'certificate');
+      if (tamper === 'ciphertext') {
+        const bytes = Buffer.from(encrypt_certificate.ciphertext, 'base64');
+        bytes[bytes.length >> 1]! ^= 0x01;
+        encrypt_certificate.ciphertext = bytes.toString('base64');
+      }
+      return { serial_no: i.serial, effective_time: rfc3339China(i.notBefore), expire_time: rfc3339China(i.notAfter), encrypt_certificate };
+    });
+    if (tamper === 'body') return send(res, 200, { data }, (body) => body.replace('"expire_time":"2', '"expire_time":"3'));
+    return send(res, 200, { data });
   }
 
   function checkAuth(method: string, url: string, body: string, header: string | undefined): string | null {
@@ -149,6 +265,7 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
         return send(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('base64url')}` });
       }
       if (method === 'POST' && u.pathname === '/v3/refund/domestic/refunds') return refundRequest(res, body);
+      if (method === 'GET' && u.pathname === '/v3/certificates') return certificates(res);
       const q = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/.exec(u.pathname);
       if (q) {
         const t = trades.get(decodeURIComponent(q[1]!));
@@ -268,10 +385,7 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
       amount: { total: r.total, refund: r.refund, payer_total: r.total, payer_refund: r.refund },
       ...o.transaction,
     };
-    const nonce = randomBytes(6).toString('hex');
-    const cipher = createCipheriv('aes-256-gcm', Buffer.from(o.apiV3Key ?? opts.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
-    cipher.setAAD(Buffer.from('refund', 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(resource), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    const { ciphertext, nonce } = encrypt(JSON.stringify(resource), 'refund', o.apiV3Key);
     const eventType = r.status === 'SUCCESS' ? 'REFUND.SUCCESS' : r.status === 'ABNORMAL' ? 'REFUND.ABNORMAL' : 'REFUND.CLOSED';
     const body = JSON.stringify({
       id: randomBytes(8).toString('hex'),
@@ -287,10 +401,7 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
 
   function notificationFor(t: Trade, o: ForgeOptions = {}): WechatNotification {
     const plaintext = JSON.stringify({ ...transactionOf(t), ...o.transaction });
-    const nonce = randomBytes(6).toString('hex');
-    const cipher = createCipheriv('aes-256-gcm', Buffer.from(o.apiV3Key ?? opts.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
-    cipher.setAAD(Buffer.from('transaction', 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    const { ciphertext, nonce } = encrypt(plaintext, 'transaction', o.apiV3Key);
     const body = JSON.stringify({
       id: randomBytes(8).toString('hex'),
       create_time: rfc3339China(now()),
@@ -307,13 +418,41 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
     url,
     trades,
     requests,
-    platformPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    /** The first identity's public key (what public-key mode configures as WECHAT_PAY_PUBLIC_KEY). */
+    platformPublicKey: first.publicKeyPem,
+    /** The first identity's certificate (what certificate mode configures as WECHAT_PAY_PLATFORM_PUBLIC_KEY); null in public-key mode. */
+    platformCertificate: first.certificatePem,
+    identities,
+    /** The serial answers and notifications are signed with now. */
+    get signingSerial() {
+      return signing.serial;
+    },
+    /**
+     * A new key: a certificate (listed at once) or, for a PUB_KEY_ID_ serial, a public key. It signs only with
+     * `signNow` or a later `signWith`, as WeChat Pay lists a new certificate before it uses it.
+     */
+    rotate(o: { serial?: string; signNow?: boolean; notBefore?: Date; validForMs?: number } = {}): SigningIdentity {
+      const serial = o.serial ?? `${(randomBytes(1)[0]! & 0x7f).toString(16).padStart(2, '0')}${randomBytes(19).toString('hex')}`.toUpperCase();
+      const i = createIdentity(serial, o);
+      if (o.signNow) signing = i;
+      return i;
+    },
+    signWith(serial: string) {
+      signing = identity(serial);
+    },
+    /** Takes a certificate off the GET /v3/certificates list. */
+    unlist(serial: string) {
+      identity(serial).listed = false;
+    },
+    tamperCertificates(kind: CertificateTamper) {
+      tamper = kind;
+    },
     /** Where notifications really go (our test server), keeping the notify_url path we sent. */
     setNotifyOrigin(origin: string) {
       notifyOrigin = origin;
     },
     /** The payer scans and pays: SUCCESS now, notification returned for the test to deliver (or not). */
-    pay(orderNo: string): WechatNotification {
+    pay(orderNo: string, o: ForgeOptions = {}): WechatNotification {
       const t = trades.get(orderNo);
       if (!t) throw new Error(`no trade ${orderNo}`);
       if (refresh(t).state === 'CLOSED') throw new Error('trade closed');
@@ -322,7 +461,7 @@ export async function startWechatPayStandin(opts: WechatPayStandinOptions) {
         t.transaction_id = `4200${Date.now()}${randomBytes(3).toString('hex')}`;
         t.success_time = rfc3339China(now());
       }
-      return notificationFor(t);
+      return notificationFor(t, o);
     },
     /** A notification with tampered contents or signature; the trade itself is unchanged. */
     forge(orderNo: string, o: ForgeOptions): WechatNotification {
