@@ -49,7 +49,11 @@ export interface ZipSummary {
   names: string[];
 }
 
-export async function inspectZip(buf: Buffer, limits: ZipLimits = OFFICE_ZIP_LIMITS): Promise<ZipSummary> {
+/**
+ * `onData` sees every inflated chunk with its entry's name as it is counted (a reader that needs the content, such
+ * as the knowledge library's docx text count, rides on this one inflate instead of doing its own); it must not throw.
+ */
+export async function inspectZip(buf: Buffer, limits: ZipLimits = OFFICE_ZIP_LIMITS, onData?: (entry: string, chunk: Buffer) => void): Promise<ZipSummary> {
   let zip: yauzl.ZipFile;
   try {
     // strictFileNames: absolute paths, `..` and backslashes are errors, not silently accepted.
@@ -72,7 +76,7 @@ export async function inspectZip(buf: Buffer, limits: ZipLimits = OFFICE_ZIP_LIM
       }
       // Declared sizes over the cap are refused without inflating anything.
       if (entry.uncompressedSize > limits.maxEntryBytes || total + entry.uncompressedSize > limits.maxTotalBytes) throw tooLarge();
-      total = await countInflated(zip, entry, limits, total);
+      total = await countInflated(zip, entry, limits, total, onData);
     }
     return { entries: names.length, totalBytes: total, names };
   } catch (err) {
@@ -86,13 +90,14 @@ export async function inspectZip(buf: Buffer, limits: ZipLimits = OFFICE_ZIP_LIM
 }
 
 /** Inflates one entry, counting bytes; stops the moment a cap is crossed, whatever the header claimed. */
-async function countInflated(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimits, totalBefore: number): Promise<number> {
+async function countInflated(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimits, totalBefore: number, onData?: (entry: string, chunk: Buffer) => void): Promise<number> {
   const stream = await zip.openReadStreamPromise(entry);
   let entryBytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       entryBytes += chunk.length;
       if (entryBytes > limits.maxEntryBytes || totalBefore + entryBytes > limits.maxTotalBytes) throw tooLarge();
+      onData?.(entry.fileName, chunk);
     }
   } finally {
     stream.destroy();

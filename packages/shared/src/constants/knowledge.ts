@@ -5,6 +5,11 @@ export const knowledgeLimits = {
   fileMaxBytes: 20 * 1024 * 1024,
   /** A web page fetched for import. */
   pageMaxBytes: 5 * 1024 * 1024,
+  /**
+   * Characters of text one document may hold (300万字: a 1000-page book of dense pages). A small file can hold far
+   * more (a 40 KB PDF 40 MB of text); the parse stops once past this and the document is refused.
+   */
+  textMaxChars: 3_000_000,
   folderNameMaxLength: 40,
   docNameMaxLength: 200,
   foldersMax: 100,

@@ -50,6 +50,12 @@ export const knowledgeDocs = pgTable(
     ext: text('ext').notNull(),
     sourceUrl: text('source_url'),
     size: bigint('size', { mode: 'number' }).notNull(),
+    /**
+     * Bytes its passages take (their text, plus their vectors): set when the parse ends, an estimate from the upload
+     * before (a docx's text counted in its XML). The storage quota counts each document as the larger of this and
+     * `size`, so a small file that expands into megabytes of text counts what it really stores.
+     */
+    storedBytes: bigint('stored_bytes', { mode: 'number' }).notNull().default(0),
     storageKey: text('storage_key').notNull(),
     status: text('status').$type<KnowledgeDocStatus>().notNull().default('queued'),
     /** 0-100 while parsing (pdf: pages done / pages). */

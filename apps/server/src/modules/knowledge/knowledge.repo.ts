@@ -1,7 +1,17 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, or, sql, sum, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { knowledgeChunks, knowledgeDocs, knowledgeFolders, users, type KnowledgeDocStatus } from '../../db/schema/index.js';
 import type { Chunk } from './knowledge.text.js';
+
+/**
+ * What a document counts against the storage quota: its file or its passages, whichever is larger (a 40 KB PDF may
+ * store 40 MB of text; a PDF of scans stores little text but its file).
+ */
+const counted = sql<number>`greatest(${knowledgeDocs.size}, ${knowledgeDocs.storedBytes})`;
+
+/** Bytes the passages of a document take: their text and their vectors (any storage: pgvector or real[]). */
+const passageBytes = (docId: number) =>
+  sql<number>`(select coalesce(sum(octet_length(c.text) + coalesce(pg_column_size(c.embedding), 0)), 0)::bigint from knowledge_chunks c where c.doc_id = ${docId})`;
 
 /** Matches of the any-word fallback ranked at most (see search); an every-word query ranks all its matches. */
 const OR_CANDIDATES = 2000;
@@ -112,11 +122,12 @@ export class KnowledgeRepo {
   }
 
   // ---- documents ----
-  async usage(userId: number): Promise<{ docs: number; bytes: number }> {
+  /** Documents and the bytes they count (each the larger of its file and its passages); `except` leaves one out. */
+  async usage(userId: number, except?: number): Promise<{ docs: number; bytes: number }> {
     const [row] = await this.db
-      .select({ docs: count(), bytes: sum(knowledgeDocs.size) })
+      .select({ docs: count(), bytes: sum(counted) })
       .from(knowledgeDocs)
-      .where(eq(knowledgeDocs.userId, userId));
+      .where(and(eq(knowledgeDocs.userId, userId), except === undefined ? undefined : ne(knowledgeDocs.id, except)));
     return { docs: row?.docs ?? 0, bytes: Number(row?.bytes ?? 0) };
   }
 
@@ -126,9 +137,10 @@ export class KnowledgeRepo {
   }
 
   /**
-   * Inserts the document only if its owner's count and bytes stay within the limits. A per-user advisory lock held
-   * to the end of the transaction makes count, sum and insert one step: concurrent uploads of one user queue here,
-   * so two of them can never both take the last place.
+   * Inserts the document only if its owner's count and bytes stay within the limits (the new one counting the larger
+   * of its size and its estimated `storedBytes`). A per-user advisory lock held to the end of the transaction makes
+   * count, sum and insert one step: concurrent uploads of one user queue here, so two of them can never both take
+   * the last place.
    */
   async insertDocWithinQuota(
     doc: NewDoc & { userId: number; size: number },
@@ -137,12 +149,12 @@ export class KnowledgeRepo {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`knowledge-quota:${doc.userId}`}))`);
       const [u] = await tx
-        .select({ docs: count(), bytes: sum(knowledgeDocs.size) })
+        .select({ docs: count(), bytes: sum(counted) })
         .from(knowledgeDocs)
         .where(eq(knowledgeDocs.userId, doc.userId));
       const used = { docs: u?.docs ?? 0, bytes: Number(u?.bytes ?? 0) };
       if (used.docs + 1 > limits.maxDocs) return { over: 'docs' as const, used };
-      if (used.bytes + doc.size > limits.maxBytes) return { over: 'bytes' as const, used };
+      if (used.bytes + Math.max(doc.size, doc.storedBytes ?? 0) > limits.maxBytes) return { over: 'bytes' as const, used };
       const [row] = await tx.insert(knowledgeDocs).values(doc).returning();
       return { row: row! };
     });
@@ -223,11 +235,15 @@ export class KnowledgeRepo {
     });
   }
 
-  /** Progress and heartbeat; false when the document was deleted meanwhile (the job stops). */
-  async progress(id: number, progress: number, now: Date, extra: Partial<Pick<DocRow, 'pages' | 'name'>> = {}): Promise<boolean> {
+  /**
+   * Progress and heartbeat; false when the document was deleted meanwhile (the job stops). `stored`: bytes of the
+   * passages stored so far, so other uploads and parses of the owner see them counted while this parse runs (never
+   * below the upload's estimate).
+   */
+  async progress(id: number, progress: number, now: Date, extra: Partial<Pick<DocRow, 'pages' | 'name'>> = {}, stored?: number): Promise<boolean> {
     const rows = await this.db
       .update(knowledgeDocs)
-      .set({ progress, heartbeatAt: now, ...extra })
+      .set({ progress, heartbeatAt: now, ...extra, ...(stored !== undefined ? { storedBytes: sql`greatest(${knowledgeDocs.storedBytes}, ${stored})` } : {}) })
       .where(and(eq(knowledgeDocs.id, id), eq(knowledgeDocs.status, 'parsing')))
       .returning({ id: knowledgeDocs.id });
     return rows.length > 0;
@@ -245,27 +261,36 @@ export class KnowledgeRepo {
     }
   }
 
-  /** `embeddingModel`: every passage got its vector from that model during the run (null: none, or not all). */
+  /**
+   * `embeddingModel`: every passage got its vector from that model during the run (null: none, or not all). A ready
+   * document records what its passages take (`stored_bytes`); a failed one loses the passages stored before it failed,
+   * in the same transaction, so a refused document is never half stored.
+   */
   async finishParse(
     id: number,
     r: { status: KnowledgeDocStatus; errorMsg?: string | null; chars?: number; chunkCount?: number; pages?: number | null; embeddingModel?: string | null },
     now: Date,
   ): Promise<void> {
-    await this.db
-      .update(knowledgeDocs)
-      .set({
-        status: r.status,
-        errorMsg: r.errorMsg ?? null,
-        progress: r.status === 'ready' ? 100 : sql`${knowledgeDocs.progress}`,
-        chars: r.chars ?? 0,
-        chunkCount: r.chunkCount ?? 0,
-        ...(r.pages !== undefined ? { pages: r.pages } : {}),
-        parsedAt: now,
-        heartbeatAt: null,
-        embeddingModel: r.embeddingModel ?? null,
-        embeddedAt: r.embeddingModel ? now : null,
-      })
-      .where(and(eq(knowledgeDocs.id, id), eq(knowledgeDocs.status, 'parsing')));
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(knowledgeDocs)
+        .set({
+          status: r.status,
+          errorMsg: r.errorMsg ?? null,
+          progress: r.status === 'ready' ? 100 : sql`${knowledgeDocs.progress}`,
+          chars: r.chars ?? 0,
+          chunkCount: r.chunkCount ?? 0,
+          ...(r.pages !== undefined ? { pages: r.pages } : {}),
+          parsedAt: now,
+          heartbeatAt: null,
+          embeddingModel: r.embeddingModel ?? null,
+          embeddedAt: r.embeddingModel ? now : null,
+          storedBytes: r.status === 'ready' ? passageBytes(id) : 0,
+        })
+        .where(and(eq(knowledgeDocs.id, id), eq(knowledgeDocs.status, 'parsing')))
+        .returning({ id: knowledgeDocs.id });
+      if (row && r.status !== 'ready') await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.docId, id));
+    });
   }
 
   /** Documents whose parse never finished: queued ones, and parsing ones whose worker stopped beating. */
@@ -434,7 +459,8 @@ export class KnowledgeRepo {
   async markEmbedded(docId: number, model: string, now: Date): Promise<boolean> {
     const rows = await this.db
       .update(knowledgeDocs)
-      .set({ embeddingModel: model, embeddedAt: now })
+      // The new vectors change what the passages take.
+      .set({ embeddingModel: model, embeddedAt: now, storedBytes: passageBytes(docId) })
       .where(and(eq(knowledgeDocs.id, docId), eq(knowledgeDocs.status, 'ready')))
       .returning({ id: knowledgeDocs.id });
     return rows.length > 0;

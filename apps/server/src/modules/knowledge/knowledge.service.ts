@@ -19,13 +19,14 @@ import type { Storage } from '../../integrations/storage/types.js';
 import { NoEmbeddings } from '../../integrations/embeddings/none.js';
 import { EMBED_BATCH, type EmbeddingsProvider } from '../../integrations/embeddings/types.js';
 import type { JobQueue } from '../../jobs/types.js';
-import { ParseRefusedError, type ParseLimits } from '../../security/isolated-parse.js';
+import { ParseRefusedError, tooMuchTextMessage, type ParseLimits } from '../../security/isolated-parse.js';
 import { inspectZip, OFFICE_ZIP_LIMITS, ZipRejectedError } from '../../security/zip-guard.js';
 import { consume, detectKind, type UploadPart } from '../files/files.service.js';
 import type { DocFilter, DocRow, KnowledgeRepo, SearchRow, VectorStorage } from './knowledge.repo.js';
 import { reciprocalRankFusion, VectorCache } from './knowledge.vectors.js';
 import {
   chunkPages,
+  DocxTextCounter,
   docxText,
   highlightRanges,
   htmlMainText,
@@ -35,6 +36,7 @@ import {
   queryTokens,
   TextRefusedError,
   tidy,
+  utf8Chars,
   type PageText,
 } from './knowledge.text.js';
 
@@ -100,8 +102,11 @@ const folderNotFound = () => appError(ErrorCode.NOT_FOUND, '文件夹不存在')
 const fmtMb = (b: number) => (b >= 1024 ** 3 ? `${+(b / 1024 ** 3).toFixed(1)}GB` : `${Math.round(b / 1024 / 1024)}MB`);
 
 export class KnowledgeService {
-  /** Bounds of the pdf/docx parse worker (tests narrow them to reach the deadline without a slow file). */
-  parseLimits: Omit<ParseLimits, 'maxChars'> = { ...KNOWLEDGE_PARSE_LIMITS };
+  /**
+   * Bounds of the parse (tests narrow them to reach the deadline without a slow file): the pdf/docx parse process's, and
+   * `maxChars`, the text one document may hold, for every kind (pdf, docx, txt/md, web pages).
+   */
+  parseLimits: ParseLimits = { ...KNOWLEDGE_PARSE_LIMITS };
 
   constructor(
     private readonly repo: KnowledgeRepo,
@@ -170,13 +175,18 @@ export class KnowledgeService {
   }
 
   /**
-   * Refuses early (before a body is read or fetched) when one more document of `bytes` would pass the count or the
-   * space allowed. Only a courtesy: the binding check is the one insertDocWithinQuota makes with the insert.
+   * Refuses early (before a body is read or fetched) when one more document counting `bytes` would pass the count or
+   * the space allowed (`expanded`: those bytes are its text, larger than its file). Only a courtesy: the binding
+   * check is the one insertDocWithinQuota makes with the insert, and the parse's as the passages are stored.
    */
-  private async checkQuota(userId: number, bytes: number): Promise<void> {
+  private async checkQuota(userId: number, bytes: number, expanded = false): Promise<void> {
     const q = await this.quota(userId);
     if (q.docs + 1 > q.maxDocs) throw quotaError(q, 'docs');
-    if (q.bytes + bytes > q.maxBytes) throw quotaError(q, 'bytes');
+    if (q.bytes + bytes > q.maxBytes) throw expanded ? expansionError(q) : quotaError(q, 'bytes');
+  }
+
+  private tooMuchText(): AppError {
+    return appError(ErrorCode.FILE_TOO_LARGE, tooMuchTextMessage(this.parseLimits.maxChars));
   }
 
   // ---- documents ----
@@ -288,11 +298,19 @@ export class KnowledgeService {
     const buf = Buffer.concat(chunks);
     // The whole file must agree too (a text file must be valid UTF-8 to its end).
     await check(buf, true);
-    if (expected === 'docx') await this.guardZip(buf);
-    await this.checkQuota(userId, buf.length);
     const ext = EXT_OF[declared]!;
+    // Text past the cap is refused now where it can be counted without parsing: a docx's in its XML (on the zip
+    // guard's inflate), a txt/md file's in its bytes. A PDF's (and a page's) is counted by the parse.
+    let textBytes = 0;
+    if (expected === 'docx') {
+      const text = await this.guardZip(buf);
+      if (text.chars > this.parseLimits.maxChars) throw this.tooMuchText();
+      textBytes = text.bytes;
+    } else if ((ext === 'txt' || ext === 'md') && utf8Chars(buf) > this.parseLimits.maxChars) throw this.tooMuchText();
+    // A docx whose text is larger than its file counts its text from the start.
+    await this.checkQuota(userId, Math.max(buf.length, textBytes), textBytes > buf.length);
     const name = part.filename.slice(0, knowledgeLimits.docNameMaxLength) || `文档.${ext}`;
-    return this.store(userId, { folderId: folder, name, ext, sourceUrl: null }, buf);
+    return this.store(userId, { folderId: folder, name, ext, sourceUrl: null }, buf, textBytes);
   }
 
   /** Web page import: fetched through the SSRF-safe client, stored as html, parsed by Readability in the job. */
@@ -323,16 +341,25 @@ export class KnowledgeService {
     return this.store(userId, { folderId: folder, name: host.slice(0, knowledgeLimits.docNameMaxLength), ext: 'html', sourceUrl: finalUrl.slice(0, 2000) }, body);
   }
 
-  private async guardZip(buf: Buffer): Promise<void> {
+  /** The zip guard, counting the docx's text on the same inflate. */
+  private async guardZip(buf: Buffer): Promise<DocxTextCounter> {
+    const text = new DocxTextCounter();
     try {
-      await inspectZip(buf, OFFICE_ZIP_LIMITS);
+      await inspectZip(buf, OFFICE_ZIP_LIMITS, (entry, chunk) => text.feed(entry, chunk));
+      return text;
     } catch (err) {
       if (!(err instanceof ZipRejectedError)) throw err;
       throw appError(err.reason === 'too_large' || err.reason === 'too_many_entries' ? ErrorCode.FILE_TOO_LARGE : ErrorCode.FILE_READ_FAILED, err.message);
     }
   }
 
-  private async store(userId: number, meta: { folderId: number | null; name: string; ext: KnowledgeExt; sourceUrl: string | null }, buf: Buffer): Promise<KnowledgeDoc> {
+  /** `storedBytes`: the passages' size as estimated before parsing (a docx's text), counted until the parse sets it. */
+  private async store(
+    userId: number,
+    meta: { folderId: number | null; name: string; ext: KnowledgeExt; sourceUrl: string | null },
+    buf: Buffer,
+    storedBytes = 0,
+  ): Promise<KnowledgeDoc> {
     const key = `private/knowledge/${userId}/${randomUUID()}.${meta.ext}`;
     const writer = await this.storage.writer(key);
     try {
@@ -345,10 +372,11 @@ export class KnowledgeService {
     }
     const isVip = await this.repo.isVip(userId, this.clock.now());
     const limits = { maxDocs: isVip ? this.quotas.vipDocs : this.quotas.docs, maxBytes: isVip ? this.quotas.vipBytes : this.quotas.bytes };
-    const res = await this.repo.insertDocWithinQuota({ userId, ...meta, size: buf.length, storageKey: key }, limits);
+    const res = await this.repo.insertDocWithinQuota({ userId, ...meta, size: buf.length, storedBytes, storageKey: key }, limits);
     if ('over' in res) {
       await this.storage.delete(key).catch((err: unknown) => this.log.warn({ err }, 'refused knowledge file could not be removed'));
-      throw quotaError({ isVip, ...res.used, ...limits }, res.over);
+      const q = { isVip, ...res.used, ...limits };
+      throw res.over === 'bytes' && storedBytes > buf.length ? expansionError(q) : quotaError(q, res.over);
     }
     const row = res.row;
     await this.jobs.enqueue(PARSE_JOB, { docId: row.id }, { jobId: `doc-${row.id}` });
@@ -365,6 +393,11 @@ export class KnowledgeService {
   /**
    * Extracts text (pdf page by page), cuts it into passages with their page and offsets, stores them with their
    * jieba tokens, and reports progress on the document row. Chunks of an interrupted earlier run are dropped first.
+   *
+   * Bounded by what is stored: text past `parseLimits.maxChars` stops the parse (the pdf parse process counts as it reads),
+   * and each batch of passages (and of vectors) is counted against the owner's storage quota before it is stored,
+   * the document counting the larger of its file and its passages. Either refusal fails the document with its
+   * message and removes what was stored of it.
    */
   async parse(docId: number): Promise<void> {
     const now = () => this.clock.now();
@@ -380,11 +413,24 @@ export class KnowledgeService {
     let chars = 0;
     const heading = { current: null as string | null };
     let offset = 0;
+    // The owner's space: what the other documents count now, and the limit of the owner's plan.
+    const isVip = await this.repo.isVip(doc.userId, now());
+    const room = { isVip, bytes: (await this.repo.usage(doc.userId, docId)).bytes, maxBytes: isVip ? this.quotas.vipBytes : this.quotas.bytes };
+    let stored = 0;
+    /**
+     * Counts `more` bytes of passages (or vectors) about to be stored; throws the quota refusal when they do not fit.
+     * Only what passes the file's own size can refuse: the file was counted when it was accepted.
+     */
+    const take = (more: number) => {
+      if (stored + more > doc.size && room.bytes + stored + more > room.maxBytes) throw expansionError(room);
+      stored += more;
+    };
     const add = async (pages: PageText[]) => {
       const { chunks, nextOffset } = chunkPages(pages, seq, offset, heading);
       offset = nextOffset;
       seq += chunks.length;
       chars += pages.reduce((n, p) => n + p.text.length, 0);
+      take(chunks.reduce((n, c) => n + Buffer.byteLength(c.text), 0));
       await this.repo.insertChunks(
         docId,
         doc.userId,
@@ -403,18 +449,21 @@ export class KnowledgeService {
             const pct = Math.min(99, Math.floor(((p.page ?? 0) / total) * 100));
             if (pct - lastReported >= 2 || p.page === 1) {
               lastReported = pct;
-              if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}))) throw new DocGone();
+              if (!(await this.repo.progress(docId, pct, now(), p.page === 1 ? { pages: total } : {}, stored))) throw new DocGone();
             }
           },
           this.parseLimits,
         );
-      } else await this.parseText(doc, buf, add);
+      } else await this.parseText(doc, buf, add, () => stored);
       if (!chars || !seq) throw new TextRefusedError('文档中没有可读取的文字');
-      const embeddingModel = await this.embedParsed(docId);
+      const embeddingModel = await this.embedParsed(docId, async (vectorBytes) => {
+        take(vectorBytes);
+        if (!(await this.repo.progress(docId, 99, now(), {}, stored))) throw new DocGone();
+      });
       await this.repo.finishParse(docId, { status: 'ready', chars, chunkCount: seq, pages, embeddingModel }, now());
     } catch (err) {
       if (err instanceof DocGone) return;
-      // Deadline, heap and page-count refusals of the parse worker carry a Chinese message; a parser error does not.
+      // Deadline, heap and page-count refusals of the parse process carry a Chinese message; a parser error does not.
       const known = err instanceof TextRefusedError || err instanceof AppError || (err instanceof ParseRefusedError && err.reason !== 'unreadable');
       const shown = known ? err.message : '文档解析失败，请检查文件是否完整';
       if (!known) this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be parsed');
@@ -423,20 +472,29 @@ export class KnowledgeService {
     }
   }
 
-  /** Word, web pages and plain text: extracted whole, then indexed in slices with progress. */
-  private async parseText(doc: DocRow, buf: Buffer, add: (pages: PageText[]) => Promise<void>): Promise<void> {
+  /**
+   * Word, web pages and plain text: extracted whole, then indexed in slices with progress. Text past the cap is
+   * refused before anything is indexed: a docx's counted in its XML before mammoth runs (and its HTML's in the parse process
+   * before it is handed over), a text file's in its bytes, a web page's once extracted (at most 5 MB of page).
+   */
+  private async parseText(doc: DocRow, buf: Buffer, add: (pages: PageText[]) => Promise<void>, stored: () => number): Promise<void> {
     const docId = doc.id;
     const now = () => this.clock.now();
+    const maxChars = this.parseLimits.maxChars;
     let text: string;
     let title: string | null = null;
     if (doc.ext === 'docx') {
-      await this.guardZip(buf);
+      if ((await this.guardZip(buf)).chars > maxChars) throw new TextRefusedError(tooMuchTextMessage(maxChars));
       text = await docxText(buf, this.parseLimits);
     } else if (doc.ext === 'html') {
       const main = await htmlMainText(buf.toString('utf8'));
       text = main.text;
       title = main.title;
-    } else text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
+    } else {
+      if (utf8Chars(buf) > maxChars) throw new TextRefusedError(tooMuchTextMessage(maxChars));
+      text = tidy(buf.toString('utf8').replace(/^\ufeff/, ''));
+    }
+    if (text.length > maxChars) throw new TextRefusedError(tooMuchTextMessage(maxChars));
     // An imported page is named after its title rather than its host.
     const rename = doc.sourceUrl && title ? { name: title.slice(0, knowledgeLimits.docNameMaxLength) } : {};
     if (!(await this.repo.progress(docId, 10, now(), rename))) throw new DocGone();
@@ -452,7 +510,7 @@ export class KnowledgeService {
         done += sliceLen;
         slice = [];
         sliceLen = 0;
-        if (i < lines.length && !(await this.repo.progress(docId, Math.min(99, 10 + Math.floor((done / text.length) * 89)), now()))) throw new DocGone();
+        if (i < lines.length && !(await this.repo.progress(docId, Math.min(99, 10 + Math.floor((done / text.length) * 89)), now(), {}, stored()))) throw new DocGone();
         await new Promise((resolve) => setImmediate(resolve));
       }
       if (i < lines.length) {
@@ -465,19 +523,15 @@ export class KnowledgeService {
   /**
    * Vectors before the document shows as ready, so a hybrid search never sees it half embedded. A vendor failure does not
    * fail the document (full-text works); the re-embed sweep tries again later. Returns the model that embedded it.
+   * `beat` gets each batch's vector bytes before they are stored (heartbeat and quota; its refusal fails the document).
    */
-  private async embedParsed(docId: number): Promise<string | null> {
+  private async embedParsed(docId: number, beat: (vectorBytes: number) => Promise<void>): Promise<string | null> {
     let embeddingModel: string | null = null;
     if (this.embeddings.enabled) {
       try {
-        if (
-          await this.embedDoc(docId, async () => {
-            if (!(await this.repo.progress(docId, 99, this.clock.now()))) throw new DocGone();
-          })
-        )
-          embeddingModel = this.embeddings.modelId;
+        if (await this.embedDoc(docId, beat)) embeddingModel = this.embeddings.modelId;
       } catch (err) {
-        if (err instanceof DocGone) throw err;
+        if (err instanceof DocGone || err instanceof AppError) throw err;
         this.log.warn({ err: err instanceof Error ? err.message : err, docId }, 'knowledge document could not be embedded; the re-embed sweep will retry');
       }
     }
@@ -487,10 +541,11 @@ export class KnowledgeService {
   // ---- embeddings ----
   /**
    * Embeds the passages of one document that lack a vector from the configured model, EMBED_BATCH texts per
-   * request, storing each batch as it comes (an interrupted run resumes where it stopped). `beat` runs after each
-   * batch (heartbeat; throws to stop). True when every passage has its vector.
+   * request, storing each batch as it comes (an interrupted run resumes where it stopped). `beat` runs before each
+   * batch is stored, with the bytes its vectors take (heartbeat, quota; throws to stop). True when every passage has
+   * its vector.
    */
-  private async embedDoc(docId: number, beat: () => Promise<void> = async () => {}): Promise<boolean> {
+  private async embedDoc(docId: number, beat: (vectorBytes: number) => Promise<void> = async () => {}): Promise<boolean> {
     const model = this.embeddings.modelId;
     if (!model) return false;
     await this.vectors();
@@ -501,11 +556,12 @@ export class KnowledgeService {
         const batch = page.slice(i, i + EMBED_BATCH);
         // The heading travels with its passage, as in the full-text tokens.
         const vectors = await this.embeddings.embed(batch.map((c) => (c.heading && !c.text.includes(c.heading) ? `${c.heading}\n${c.text}` : c.text)));
+        // 4 bytes a dimension and a small header, as pgvector (and roughly real[]) store them.
+        await beat(vectors.reduce((n, v) => n + 4 * v.length + 8, 0));
         await this.repo.storeEmbeddings(
           batch.map((c, j) => ({ id: c.id, embedding: vectors[j]! })),
           model,
         );
-        await beat();
       }
     }
   }
@@ -636,6 +692,18 @@ export class KnowledgeService {
     // PostgreSQL without pgvector: cosine over the user's vectors in memory (VectorCache explains why).
     return this.repo.hitsByIds(userId, await this.vectorCache.nearest(this.repo, userId, model, f, vector, limit));
   }
+}
+
+/**
+ * The quota message of a document whose text (passages, vectors) would not fit in the space left, though its file
+ * would: at upload (a docx's text counted in its XML) or during the parse, as its passages are stored.
+ */
+function expansionError(q: { isVip: boolean; bytes: number; maxBytes: number }): AppError {
+  const vipHint = q.isVip ? '' : '，开通会员可获得更大空间';
+  return appError(
+    ErrorCode.KNOWLEDGE_QUOTA_EXCEEDED,
+    `知识库空间不足：该文档解析出的文字超过剩余空间（已用${fmtMb(q.bytes)}，共${fmtMb(q.maxBytes)}），请删除部分文档或拆分后上传${vipHint}`,
+  );
 }
 
 /** The quota message for the limit passed; the hint to VIP only for those who are not. */

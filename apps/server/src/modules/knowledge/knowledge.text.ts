@@ -1,3 +1,4 @@
+import { knowledgeLimits } from '@inkstone/shared';
 import { jieba as seg } from '../../integrations/llm/chinese-text.js';
 // linkedom and Readability (~20 MB resident) are loaded on the first web page or Word file read, not at start-up.
 import type { parseHTML as ParseHtml } from 'linkedom';
@@ -32,12 +33,15 @@ export const CHUNK_OVERLAP = 100;
 /** PDF pages read at most; more is refused before any page is read. */
 export const PDF_MAX_PAGES = 1000;
 
+/** Characters of text a document may hold; past this the parse stops and the document is refused. */
+export const TEXT_MAX_CHARS = knowledgeLimits.textMaxChars;
+
 /**
- * Bounds of the pdf/docx parse worker: the quote files' heap cap, with a longer deadline because a library file may
+ * Bounds of the pdf/docx parse process: the quote files' heap cap, with a longer deadline because a library file may
  * be a whole book (up to 20 MB, 1000 pages) where a quote file is a few pages. The deadline counts parser time only,
- * not the time spent storing pages.
+ * not the time spent storing pages. `maxChars` refuses a document whose text passes TEXT_MAX_CHARS.
  */
-export const KNOWLEDGE_PARSE_LIMITS: Omit<ParseLimits, 'maxChars'> = { ...QUOTE_PARSE_LIMITS, maxPages: PDF_MAX_PAGES, timeoutMs: 60_000 };
+export const KNOWLEDGE_PARSE_LIMITS: ParseLimits = { ...QUOTE_PARSE_LIMITS, maxPages: PDF_MAX_PAGES, timeoutMs: 60_000, maxChars: TEXT_MAX_CHARS };
 
 const WORDY = /[\p{L}\p{N}]/u;
 
@@ -160,11 +164,11 @@ export function tidy(text: string): string {
 }
 
 /**
- * Text of a PDF page by page, read in a bounded worker (see security/isolated-parse.ts). Pages are handed to
+ * Text of a PDF page by page, read in a bounded child process (see security/isolated-parse.ts). Pages are handed to
  * `onPage` one at a time and the next is read only after it settles, so a 500-page PDF never has more than one
  * page's text in memory. Refusals (deadline, heap, page count) throw ParseRefusedError.
  */
-export function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: number) => Promise<void>, limits: Omit<ParseLimits, 'maxChars'> = KNOWLEDGE_PARSE_LIMITS): Promise<number> {
+export function pdfPages(buf: Uint8Array, onPage: (p: PageText, total: number) => Promise<void>, limits: ParseLimits = KNOWLEDGE_PARSE_LIMITS): Promise<number> {
   return pdfPagesIsolated(buf, limits, (page, text, total) => onPage({ page, text: tidy(text) }, total));
 }
 
@@ -203,8 +207,118 @@ export async function htmlMainText(html: string): Promise<{ title: string | null
   return { title: (article?.title ?? '').trim() || title, text: tidy(text) };
 }
 
-/** docx through mammoth's HTML (headings kept as h1..h6, converted in a bounded worker), then the same block walk. */
-export async function docxText(buf: Buffer, limits: Omit<ParseLimits, 'maxChars'> = KNOWLEDGE_PARSE_LIMITS): Promise<string> {
+/**
+ * docx through mammoth's HTML (headings kept as h1..h6, converted in a bounded child process), then the same block walk.
+ * Count the file's text first (DocxTextCounter, over the zip guard's inflate): mammoth builds the whole document.
+ */
+export async function docxText(buf: Buffer, limits: ParseLimits = KNOWLEDGE_PARSE_LIMITS): Promise<string> {
   const [{ parseHTML }, html] = await Promise.all([import('linkedom'), docxHtmlIsolated(buf, limits)]);
   return tidy(htmlBlocks(parseHTML, html));
+}
+
+/** Characters (code points) of UTF-8 bytes, counted without decoding them. */
+export function utf8Chars(buf: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) if ((buf[i]! & 0xc0) !== 0x80) n++;
+  return n;
+}
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const AMP = 0x26;
+const SEMI = 0x3b;
+const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+/** `w:t`, `t`, `x:t` (any prefix): WordprocessingML's text run (and DrawingML's / OMML's, counted too). */
+const isTextTag = (name: string) => name === 't' || name.endsWith(':t');
+
+/**
+ * Counts the text of a docx from its XML as the zip guard inflates it (fed chunk by chunk, nothing kept), so a
+ * document whose text passes the cap is refused before mammoth builds it, and the quota can count what it will
+ * store. Text is what the text elements (`<w:t>`, under any prefix, in every part: the main part may have any name)
+ * hold; an entity counts as one character. Everything inside such an element up to its closing tag counts (a
+ * CDATA section too), so hiding text costs more count, never less. A small state machine over the bytes, carried
+ * across chunks.
+ */
+export class DocxTextCounter {
+  /** Characters (code points) of text. */
+  chars = 0;
+  /** UTF-8 bytes of that text. */
+  bytes = 0;
+  private entry = '';
+  private state: 'out' | 'name' | 'tag' | 'text' | 'entity' | 'close' = 'out';
+  private name = '';
+  private slash = false;
+  private entityLen = 0;
+
+  feed(entry: string, chunk: Uint8Array): void {
+    if (entry !== this.entry) {
+      this.entry = entry;
+      this.state = 'out';
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      switch (this.state) {
+        case 'out': {
+          const next = chunk.indexOf(LT, i);
+          if (next === -1) {
+            i = chunk.length;
+            break;
+          }
+          i = next;
+          this.state = 'name';
+          this.name = '';
+          break;
+        }
+        case 'name':
+          if (isSpace(b) || b === GT || b === SLASH) {
+            // An opening tag (not a closing one, a comment or a declaration) named like a text element.
+            const opens = this.name !== '' && isTextTag(this.name);
+            if (b === GT) this.state = opens ? 'text' : 'out';
+            else {
+              this.state = 'tag';
+              this.slash = b === SLASH && this.name !== '';
+              if (!opens) this.name = '';
+            }
+          } else if (this.name.length < 64) this.name += String.fromCharCode(b);
+          else this.state = 'tag';
+          break;
+        case 'tag':
+          if (b === GT) this.state = this.name !== '' && isTextTag(this.name) && !this.slash ? 'text' : 'out';
+          else this.slash = b === SLASH;
+          break;
+        case 'text':
+          if (b === LT) {
+            this.state = 'close';
+            this.name = '';
+          } else if (b === AMP) {
+            this.chars++;
+            this.bytes++;
+            this.state = 'entity';
+            this.entityLen = 0;
+          } else {
+            this.bytes++;
+            if ((b & 0xc0) !== 0x80) this.chars++;
+          }
+          break;
+        case 'entity':
+          if (b === SEMI || ++this.entityLen > 12) this.state = 'text';
+          break;
+        case 'close':
+          // `</w:t>` ends the text; any other `<` inside it (CDATA, a stray tag) goes on counting as text.
+          if (this.name === '' && b !== SLASH) {
+            this.state = 'text';
+            i--;
+          } else if (this.name === '') this.name = '/';
+          else if (b === GT || isSpace(b)) {
+            if (isTextTag(this.name.slice(1))) this.state = b === GT ? 'out' : 'tag';
+            else this.state = 'text';
+            this.name = '';
+            this.slash = false;
+          } else if (this.name.length < 64) this.name += String.fromCharCode(b);
+          else this.state = 'text';
+          break;
+      }
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { utf8Prefix } from '../files/files.service.js';
-import { CHUNK_MAX, chunkPages, highlightRanges, queryTokens } from './knowledge.text.js';
+import { CHUNK_MAX, chunkPages, DocxTextCounter, highlightRanges, queryTokens, utf8Chars } from './knowledge.text.js';
 
 describe('knowledge text helpers', () => {
   it('utf8Prefix never ends inside a character and drops at most 3 bytes', () => {
@@ -36,5 +36,30 @@ describe('knowledge text helpers', () => {
       [0, 7],
       [8, 10],
     ]);
+  });
+
+  it('counts a docx text from its XML as it inflates: text elements under any prefix, entities once, split anywhere', () => {
+    const xml = Buffer.from(
+      '<?xml version="1.0"?><w:document xmlns:w="x"><w:body><w:p><w:r><w:t>城市a</w:t></w:r><w:r><w:t xml:space="preserve"> 公园&amp;</w:t></w:r>' +
+        '<w:r><w:tab/><w:t/><w:tbl>不算</w:tbl></w:r></w:p><x:t>晨练</x:t><w:t><![CDATA[藏起来]]></w:t><w:p>段落外</w:p></w:body></w:document>',
+    );
+    // 城市a (3) + " 公园&" (4) + 晨练 (2) + the CDATA section with its markers (all but its opening '<': 14).
+    const expected = 3 + 4 + 2 + '![CDATA[藏起来]]>'.length;
+    const whole = new DocxTextCounter();
+    whole.feed('word/document.xml', xml);
+    expect(whole.chars).toBe(expected);
+    expect(whole.bytes).toBe(Buffer.byteLength('城市a 公园&晨练![CDATA[藏起来]]>'));
+    // Fed in pieces of every size (a chunk boundary falls inside tags, entities and characters), the count is the same.
+    for (const size of [1, 2, 3, 7, 64]) {
+      const c = new DocxTextCounter();
+      for (let i = 0; i < xml.length; i += size) c.feed('word/document.xml', xml.subarray(i, i + size));
+      expect(c.chars, `pieces of ${size}`).toBe(expected);
+    }
+    // Every part counts (the main part may have any name); a new part starts outside any element.
+    const parts = new DocxTextCounter();
+    parts.feed('word/document.xml', Buffer.from('<w:t>一二'));
+    parts.feed('word/other.xml', Buffer.from('三</w:t><w:t>四</w:t>'));
+    expect(parts.chars).toBe(3);
+    expect(utf8Chars(Buffer.from('城市a😀'))).toBe(4);
   });
 });

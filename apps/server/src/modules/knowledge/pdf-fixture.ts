@@ -1,3 +1,5 @@
+import { createDeflate } from 'node:zlib';
+
 /**
  * Test fixture: a real multi-page PDF whose text layer holds Chinese. Text is shown with a Type0 font under
  * Identity-H (each character's code is its 2-byte Unicode value) and a ToUnicode CMap mapping codes back to
@@ -36,11 +38,44 @@ function toUnicodeCMap(): string {
   ].join('\n');
 }
 
+const hexLine = (l: string) => [...l].map((c) => hex4(c.codePointAt(0)! > 0xffff ? 0x3f : c.codePointAt(0)!)).join('');
+
 /** One PDF page per entry of `pages`; each page's lines are shown top to bottom. */
 export function chinesePdf(pages: string[][]): Buffer {
-  const objects: string[] = [];
-  const add = (o: string) => {
-    objects.push(o);
+  return buildPdf(pages.map((lines) => ({ content: Buffer.from(`BT /F1 12 Tf 16 TL 40 800 Td\n${lines.map((l) => `<${hexLine(l)}> Tj T*`).join('\n')}\nET`, 'latin1') })));
+}
+
+/**
+ * A hostile PDF: one page whose content stream shows `line` again and again until it is `contentBytes` long,
+ * Flate-compressed (a repeated line deflates ~300:1, so 40 MB of content fits in a ~150 KB file). The font is tiny
+ * so every line stays inside the page (pdf.js drops text outside it). `oneString`: a single show-text operator
+ * whose one string holds every repetition. The stream is deflated as it is produced, so the test never holds the
+ * inflated content.
+ */
+export async function floodPdf(line: string, contentBytes: number, opts: { oneString?: boolean } = {}): Promise<Buffer> {
+  const op = Buffer.from(opts.oneString ? hexLine(line) : `<${hexLine(line)}> Tj T*\n`, 'latin1');
+  const head = Buffer.from(`BT /F1 0.001 Tf 0.001 TL 40 800 Td\n${opts.oneString ? '<' : ''}`, 'latin1');
+  const tail = Buffer.from(opts.oneString ? '> Tj\nET' : 'ET', 'latin1');
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => out.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  deflate.write(head);
+  for (let written = 0; written + op.length <= contentBytes; written += op.length) {
+    if (!deflate.write(op)) await new Promise((r) => deflate.once('drain', r));
+  }
+  deflate.end(tail);
+  await done;
+  return buildPdf([{ content: Buffer.concat(out), filter: 'FlateDecode' }]);
+}
+
+function buildPdf(pages: Array<{ content: Buffer; filter?: string }>): Buffer {
+  const objects: Buffer[] = [];
+  const add = (o: string | Buffer) => {
+    objects.push(Buffer.isBuffer(o) ? o : Buffer.from(o, 'latin1'));
     return objects.length;
   };
   const catalog = add('');
@@ -55,22 +90,25 @@ export function chinesePdf(pages: string[][]): Buffer {
   );
   const font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /Inkstone-Test /Encoding /Identity-H /DescendantFonts [${cidFont} 0 R] /ToUnicode ${toUnicode} 0 R >>`);
   const kids: number[] = [];
-  for (const lines of pages) {
-    const shown = lines.map((l) => `<${[...l].map((c) => hex4(c.codePointAt(0)! > 0xffff ? 0x3f : c.codePointAt(0)!)).join('')}> Tj T*`).join('\n');
-    const content = `BT /F1 12 Tf 16 TL 40 800 Td\n${shown}\nET`;
-    const stream = add(`<< /Length ${Buffer.byteLength(content)} >>\nstream\n${content}\nendstream`);
+  for (const { content, filter } of pages) {
+    const stream = add(
+      Buffer.concat([Buffer.from(`<< /Length ${content.length}${filter ? ` /Filter /${filter}` : ''} >>\nstream\n`, 'latin1'), content, Buffer.from('\nendstream', 'latin1')]),
+    );
     kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 595 842] /Contents ${stream} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  let out = '%PDF-1.4\n';
+  objects[catalog - 1] = Buffer.from(`<< /Type /Catalog /Pages ${pagesObj} 0 R >>`, 'latin1');
+  objects[pagesObj - 1] = Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`, 'latin1');
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let length = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    offsets.push(length);
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), o, Buffer.from('\nendobj\n', 'latin1')]);
+    parts.push(obj);
+    length += obj.length;
   });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  let trailer = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  trailer += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  parts.push(Buffer.from(trailer, 'latin1'));
+  return Buffer.concat(parts);
 }
