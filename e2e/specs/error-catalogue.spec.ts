@@ -97,20 +97,21 @@ test('duplicate messages for the same URL within 500 ms show once, and again aft
   const shown = (text: string) => page.evaluate((t) => (window as unknown as { shownTexts: string[] }).shownTexts.filter((s) => s.includes(t)).length, text);
   const reports = () => page.waitForRequest((r) => r.url().endsWith('/api/engine/v2/log/collect'));
 
-  // The page's clock stands still (timers keep running): both answers arrive at the same instant, inside the window.
+  // The page's clock stands still (timers keep running): each answer is handled at the instant the test sets, the
+  // second one 499 ms after the first, inside the window.
   const t0 = new Date('2026-03-01T09:00:00+08:00');
-  await page.clock.setFixedTime(t0);
   await stubSend(page, { code: 905, msg: '重复提示', data: null });
-  for (let i = 0; i < 2; i++) {
+  for (const at of [0, 499]) {
+    await page.clock.setFixedTime(new Date(t0.getTime() + at));
     // The code is reported right before the message decision, so each answer is handled before the next click.
     const reported = reports();
     await modal.getByTestId('send-code').click();
     await reported;
   }
-  // 600 ms later (past the window) the same URL shows its message again; a different text tells it apart.
+  // 500 ms after the first (the window's end) the same URL shows its message again; a different text tells it apart.
   await page.unroute('**/api/auth/send/msg?*');
   await stubSend(page, { code: 905, msg: '窗口之后', data: null });
-  await page.clock.setFixedTime(new Date(t0.getTime() + 600));
+  await page.clock.setFixedTime(new Date(t0.getTime() + 500));
   const reported = reports();
   await modal.getByTestId('send-code').click();
   await reported;
@@ -120,6 +121,23 @@ test('duplicate messages for the same URL within 500 ms show once, and again aft
   await expect.poll(() => shown('窗口之后')).toBe(1);
   // The queue is first in, first out: had the second answer been let through, it would be counted by now.
   expect(await shown('重复提示')).toBe(1);
+});
+
+test('a foreground reply that is no envelope (a 200 HTML page) says the server is busy', async ({ page }) => {
+  const modal = await openLogin(page);
+  await page.route('**/api/auth/send/msg?*', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html><body>维护中</body></html>' }));
+  await modal.getByTestId('send-code').click();
+  await expect(messages(page).filter({ hasText: '服务器开小差中，请稍后再试' })).toHaveCount(1);
+  await expect(page.getByText('维护中')).toHaveCount(0);
+  await expect(modal.getByTestId('send-code')).toHaveText(/获取验证码/);
+});
+
+test('a 502 page from the gateway on a foreground call says the server is busy', async ({ page }) => {
+  const modal = await openLogin(page);
+  await page.route('**/api/auth/send/msg?*', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }));
+  await modal.getByTestId('send-code').click();
+  await expect(messages(page).filter({ hasText: '服务器开小差中，请稍后再试' })).toHaveCount(1);
+  await expect(page.getByText('Bad Gateway')).toHaveCount(0);
 });
 
 test('real server: a wrong code shows its msg; offline is silent; a slow login times out', async ({ page, context }) => {

@@ -11,14 +11,20 @@ async function answerPollsLocally(page: Page) {
 }
 
 test('401 on a background call logs out quietly: no login modal', async ({ page }) => {
-  await seedSession(page, { tokenName: 'inkstone-token', tokenValue: 'garbage-token-that-was-never-issued' });
+  // The device still holds the account of an earlier session: the 401 must remove it.
+  const account = JSON.stringify({ id: 987654, nickname: '上次的账号', vipInfo: { vipType: 'free', score: 0 } });
+  await seedSession(page, { tokenName: 'inkstone-token', tokenValue: 'garbage-token-that-was-never-issued' }, { account });
+  await page.addInitScript(() => {
+    (window as unknown as { __accountAtStart: string | null }).__accountAtStart = localStorage.getItem('account');
+  });
   const nowLoginUser = page.waitForResponse('**/api/auth/nowLoginUser');
   await page.goto('/knowledge');
+  expect(await page.evaluate(() => (window as unknown as { __accountAtStart: string | null }).__accountAtStart)).toBe(account);
   expect((await (await nowLoginUser).json()).code).toBe(401);
   await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('account'))).toBeNull();
   await page.waitForTimeout(500);
   await expect(page.getByTestId('login-modal')).toHaveCount(0);
-  expect(await page.evaluate(() => localStorage.getItem('account'))).toBeNull();
 });
 
 test('430 on a normal call opens the login modal; on a background call it does not', async ({ page, request, browser }) => {
@@ -32,6 +38,8 @@ test('430 on a normal call opens the login modal; on a background call it does n
   // Let the logged-in start-up calls finish first: a background one answered 430 would log out silently.
   await page.waitForLoadState('networkidle');
   await answerPollsLocally(page);
+  // The logged-in start-up stored the account: the 430 below must remove it.
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('account'))) ?? 'null')).toMatchObject({ id: s.user.id });
   // The session is revoked elsewhere (logout from another device).
   const out = await (await request.get('/api/auth/logout', { headers: { [s.tokenName]: s.tokenValue } })).json();
   expect(out.code).toBe(0);
@@ -46,6 +54,7 @@ test('430 on a normal call opens the login modal; on a background call it does n
   expect((await (await res).json()).code).toBe(430);
   await expect(page.getByTestId('login-modal')).toBeVisible();
   await expect(page.getByTestId('header-login')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('account'))).toBeNull();
 
   // Same revoked session, background call (visibility re-check): logged out, modal stays closed.
   const s2 = await apiLogin(request);

@@ -151,3 +151,25 @@ describe('settle: a promise nobody awaits still reaches the user', () => {
     expect(ui.message).not.toHaveBeenCalled();
   });
 });
+
+describe('request: one message per URL per 500 ms (spec 8 and 9)', () => {
+  it('a second failure of the same URL inside 500 ms shows nothing; at 500 ms it shows again', async () => {
+    const ui = spyUi();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const t0 = new Date('2026-03-01T09:00:00+08:00').getTime();
+      const fail = (msg: string) => request({ url: '/x/dedupe?page=1', adapter: reply({ code: 1234, msg, data: null }) }).catch(() => {});
+      vi.setSystemTime(t0);
+      await fail('第一次');
+      vi.setSystemTime(t0 + 499);
+      await fail('窗口之内');
+      // Another URL is not held back by the first one's window.
+      await request({ url: '/x/other-url', adapter: reply({ code: 1234, msg: '别的地址', data: null }) }).catch(() => {});
+      vi.setSystemTime(t0 + 500);
+      await fail('窗口之后');
+      expect(ui.message.mock.calls.map((c) => c[1])).toEqual(['第一次', '别的地址', '窗口之后']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { platformAccounts, users } from '../../db/schema/index.js';
 import { describeOnDatabases } from '../../test/database.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createContainer } from '../../container.js';
-import { loadFeaturesPayload } from './flags.service.js';
+import { FlagsService, loadFeaturesPayload } from './flags.service.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'inkstone-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,7 +85,7 @@ describeOnDatabases('feature flags on %s', (dbKind) => {
       expect(new Date(body.dateUpdated).toISOString()).toBe(body.dateUpdated);
     });
 
-    it('targets users by the id and phone attributes on the client', async () => {
+    it('serves the file as written: a GrowthBook client that loads it reads the id and phone rules and the hashed split unchanged', async () => {
       expect((await evaluate(t.url, { id: '42' })).agentState).toBe(true);
       expect((await evaluate(t.url, { id: '8', phone: '13800138000' })).agentState).toBe(true);
       expect((await evaluate(t.url, { id: '8', phone: '13900139000' })).agentState).toBe(false);
@@ -206,5 +206,48 @@ describe('FEATURES_FILE loading', () => {
       await expect(attempt).rejects.toThrow(/FEATURES_FILE/);
       await expect(attempt).rejects.toThrow(reason);
     }
+  });
+});
+
+/** FNV-1a, 32 bits: the hash GrowthBook buckets with, written out here so the test does not ask the SDK what it does. */
+function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** Spec section 9: hash version 1 is fnv(value + seed) % 1000 / 1000; version 2 is fnv(fnv(seed + value)) % 10000 / 10000. */
+const bucketOf = (seed: string, value: string, version: 1 | 2) =>
+  version === 2 ? (fnv1a32(String(fnv1a32(seed + value))) % 10000) / 10000 : (fnv1a32(value + seed) % 1000) / 1000;
+
+describe('default flag bucketing (spec 9: range coverage 1, hash versions 1 or 2)', () => {
+  it('the server evaluation puts every user in the experiment and buckets them by hash version 1 unless a rule asks for 2', async () => {
+    // Rules as an operator writes them: no coverage, and a hash version only on the second experiment.
+    const split = (key: string, hashVersion?: 2) => ({
+      defaultValue: 'outside',
+      rules: [{ key, variations: ['a', 'b', 'c'], weights: [0.2, 0.3, 0.5], hashAttribute: 'id', ...(hashVersion ? { hashVersion } : {}) }],
+    });
+    const flags = FlagsService.fromConfig(loadConfig({ FEATURES_FILE: featuresFile({ 'split-v1': split('split-v1'), 'split-v2': split('split-v2', 2) }) }));
+    flags.useAttributes(async (userId) => ({ id: String(userId), phone: '', vip: false, tracks: [], platforms: [] }));
+    // Range coverage 1: the ranges fill [0, 1) back to back, so no hash falls outside them.
+    const variation = (n: number) => (n < 0.2 ? 'a' : n < 0.5 ? 'b' : 'c');
+    const got = { v1: [] as unknown[], v2: [] as unknown[] };
+    const want = { v1: [] as string[], v2: [] as string[] };
+    for (let id = 1; id <= 300; id++) {
+      const { features } = await flags.evaluateFor(id);
+      got.v1.push(features['split-v1']?.defaultValue);
+      got.v2.push(features['split-v2']?.defaultValue);
+      want.v1.push(variation(bucketOf('split-v1', String(id), 1)));
+      want.v2.push(variation(bucketOf('split-v2', String(id), 2)));
+    }
+    expect(got.v1).toEqual(want.v1);
+    expect(got.v2).toEqual(want.v2);
+    expect(got.v1).not.toContain('outside');
+    expect(new Set(got.v2)).toEqual(new Set(['a', 'b', 'c']));
+    // The two hash versions really do bucket differently.
+    expect(want.v1).not.toEqual(want.v2);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTelemetry, isIpAddress, parseSentryDsn } from './telemetry';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTelemetry, isIpAddress, parseSentryDsn, startTelemetry } from './telemetry';
 
 interface Seen {
   method: string;
@@ -139,10 +139,63 @@ describe('monitoring POST when an endpoint is set', () => {
     expect(standin.seen[0]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(standin.seen[0]!.body)).toMatchObject({ type: 'error', name: 'TypeError', message: 'x is undefined', appVersion: '3.4.3' });
   });
+});
 
-  it('gives up on an endpoint that does not answer (5 s by default; shortened here) without throwing', async () => {
-    const t = createTelemetry({ monitorUrl: `${base}/hang` }, { monitorTimeoutMs: 100 });
-    await expect(t.reportError({ error: boom(), url: '/' })).resolves.toBeUndefined();
+/** The app's window for startTelemetry: an event target with an address (the unit project runs in node). */
+function appWindow() {
+  const win = Object.assign(new EventTarget(), { location: { href: 'https://app.example/editor?id=1' } });
+  vi.stubGlobal('window', win);
+  const raise = (error: unknown) => win.dispatchEvent(Object.assign(new Event('error'), { error }));
+  return { raise };
+}
+
+/** A fetch that never answers and settles only when its signal aborts. */
+function hangingFetch() {
+  const calls: { url: string; init: RequestInit }[] = [];
+  vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+  });
+  return calls;
+}
+
+describe('through startTelemetry, as main.tsx installs it', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('an uncaught error goes to the monitoring endpoint, which is given up on after 5 s (spec 9: monitoring post 5000 ms)', async () => {
+    vi.useFakeTimers();
+    const { raise } = appWindow();
+    const calls = hangingFetch();
+    const failures: unknown[] = [];
+    const onUnhandled = (e: unknown) => failures.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    startTelemetry({ monitorUrl: 'https://monitor.example/collect' }, () => 7);
+    raise(boom());
+    expect(calls.map((c) => [c.url, c.init.method])).toEqual([['https://monitor.example/collect', 'POST']]);
+    const signal = calls[0]!.init.signal!;
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as DOMException).name).toBe('TimeoutError');
+    // Giving up raises nothing of its own.
+    await vi.advanceTimersByTimeAsync(0);
+    process.off('unhandledRejection', onUnhandled);
+    expect(failures).toEqual([]);
+  });
+
+  it('every uncaught error and unhandled rejection is sent to Sentry: nothing is sampled away', async () => {
+    const win = Object.assign(new EventTarget(), { location: { href: 'https://app.example/' } });
+    vi.stubGlobal('window', win);
+    startTelemetry({ sentryDsn: `${base.replace('http://', 'http://abc123@')}/sentry/42` }, () => null);
+    for (let i = 0; i < 10; i++) win.dispatchEvent(Object.assign(new Event('error'), { error: new Error(`boom ${i}`) }));
+    for (let i = 0; i < 10; i++) win.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: new Error(`rejected ${i}`) }));
+    await vi.waitUntil(() => standin.accepted.length === 20, { timeout: 5_000 });
+    const values = standin.seen.map((s) => (JSON.parse(s.body.trim().split('\n')[2]!) as { exception: { values: { value: string }[] } }).exception.values[0]!.value);
+    expect(new Set(values).size).toBe(20);
   });
 });
 

@@ -110,10 +110,14 @@ export function isIpAddress(s: string): boolean {
 /** The lookup answers `{"ip": "..."}` (ipify, ip.sb and most others) or the bare address as text. */
 const IP_LOOKUP_TIMEOUT_MS = limits.monitoringPostTimeoutMs;
 
-export function createTelemetry(
-  config: TelemetryConfig,
-  deps: { fetch?: Fetch; now?: () => Date; uuid?: () => string; monitorTimeoutMs?: number; ipTimeoutMs?: number } = {},
-): Telemetry {
+/** A signal that aborts after `ms` on the page's own timers (AbortSignal.timeout runs on a clock of its own). */
+function timeoutSignal(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+export function createTelemetry(config: TelemetryConfig, deps: { fetch?: Fetch; now?: () => Date; uuid?: () => string; ipTimeoutMs?: number } = {}): Telemetry {
   const doFetch: Fetch = deps.fetch ?? ((input, init) => fetch(input, init));
   const now = deps.now ?? (() => new Date());
   const uuid = deps.uuid ?? (() => crypto.randomUUID());
@@ -143,12 +147,13 @@ export function createTelemetry(
       appVersion: limits.appVersion,
       time: now().toISOString(),
     };
-    await doFetch(monitorUrl, {
-      method: 'POST',
-      body: JSON.stringify(body),
-      headers: { 'Content-Type': 'application/json' },
-      signal: AbortSignal.timeout(deps.monitorTimeoutMs ?? limits.monitoringPostTimeoutMs),
-    });
+    // Spec section 9: the monitoring post gives up after 5 s.
+    const timeout = timeoutSignal(limits.monitoringPostTimeoutMs);
+    try {
+      await doFetch(monitorUrl, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' }, signal: timeout.signal });
+    } finally {
+      timeout.clear();
+    }
   };
 
   return {
