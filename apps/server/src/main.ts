@@ -42,12 +42,13 @@ async function main() {
   }
 
   /**
-   * Graceful stop: no new connections; requests already being served finish with their normal reply (and
-   * `Connection: close`); running writing tasks are put back in the queue (resumed after restart, not failed, not
-   * refunded) and their event streams end; then the app, job queue and database close. Fastify's own close is
-   * called only once requests have drained, because while closing it turns away requests that arrive late on
-   * kept-alive connections (with the "服务正在重启" envelope, http/framework-errors.ts); until then they are served.
-   * A second signal, or the deadline, exits at once.
+   * Graceful stop (http/connection-drain.ts): connections the kernel has already accepted are taken in, then no new
+   * ones; requests already being served finish with their normal reply (and `Connection: close`); a connection counts
+   * as busy from its accept, so a request still unread in its buffers is not cut; requests arriving meanwhile on open
+   * connections (kept-alive ones included, which stay open) get the 服务正在重启 envelope (http/framework-errors.ts);
+   * running writing tasks are put back in the queue (resumed after restart, not failed, not refunded) and their event
+   * streams end. Once no connection is busy, or after the drain's 5 s, the connections, the app, the job queue and
+   * the database close. A second signal, or the deadline, exits at once.
    */
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -59,11 +60,11 @@ async function main() {
       app.log.error({ inflight: drain.size }, `shutdown did not finish within ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    app.log.info({ signal, inflight: drain.size }, 'shutting down');
+    app.log.info({ signal, inflight: drain.size, busyConnections: drain.busyConnections() }, 'shutting down');
     try {
-      app.server.close();
       drain.begin();
       drain.closeAfterReplies();
+      await drain.stopAccepting();
       await container.writing.shutdown();
       await drain.drained();
       app.server.closeAllConnections();

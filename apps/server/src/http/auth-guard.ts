@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_NAME } from '@inkstone/shared';
 import { notLoggedIn } from './errors.js';
 import { authModeOf, type AuthMode } from './public-routes.js';
+import { bodyStillComing, closeAfterReply } from './lingering-close.js';
 
 /** Who a live token belongs to. */
 export interface SessionInfo {
@@ -88,37 +89,15 @@ export function installAuthGuard(app: FastifyInstance, sessions: SessionAuthenti
   });
 }
 
-/** How long a refused upload's connection stays half-open so the client can read the answer before the reset. */
-const lingerMs = 2000;
-
-/** A body up to this size has (nearly always) arrived with its headers: Node reads it off cheaply and the connection stays usable. */
-const smallBodyBytes = 64 * 1024;
-
 /**
  * Node drains an unread request body after the reply so the connection can be reused, which would read a 1 GiB
- * upload to the end just to throw it away. So for a large (or chunked) body the answer says `Connection: close`
- * (a client must not send its next request on this connection), the connection is half-closed once the answer
- * is written (FIN: the client sees the answer and the end), reading stops (TCP flow control stalls the sender)
- * and the socket is dropped a little later. Closing at once would reset it and could destroy the answer in flight.
- * A small body is left to Node's drain: closing after it without `Connection: close` raced a keep-alive client
- * that sent its next request before it saw the FIN ("other side closed").
+ * upload to the end just to throw it away. So a large (or chunked) body still on its way gets an answer with
+ * `Connection: close`, then the half-close and bounded linger of http/lingering-close.ts (the client reads the
+ * answer; closing at once would reset it). A small body is left to Node's drain: closing after it raced a keep-alive
+ * client that sent its next request before it saw the FIN ("other side closed").
  */
 function refuseBody(request: FastifyRequest, reply: FastifyReply): void {
-  const h = request.headers;
-  const length = h['content-length'] === undefined ? undefined : Number(h['content-length']);
-  const chunked = h['transfer-encoding'] !== undefined;
-  if (!chunked && (length === undefined || (Number.isFinite(length) && length <= smallBodyBytes))) return;
-  const socket = request.raw.socket as typeof request.raw.socket & { destroySoon?: () => void };
-  void reply.header('connection', 'close');
-  // With `Connection: close` Node destroys the socket as soon as the answer is flushed (destroySoon), which resets
-  // a sender still mid-upload; the half-close below, with its linger, replaces that for this socket.
-  socket.destroySoon = () => socket.end();
-  reply.raw.once('finish', () => {
-    socket.end();
-    // After Node's own drain has resumed the socket (next tick), stop reading.
-    setImmediate(() => socket.pause());
-    setTimeout(() => socket.destroy(), lingerMs).unref();
-  });
+  if (bodyStillComing(request.raw)) closeAfterReply(request.raw, reply.raw);
 }
 
 export function userIdOf(request: FastifyRequest): number {

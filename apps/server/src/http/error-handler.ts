@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorCode, errorMessages } from '@inkstone/shared';
 import { AppError } from './errors.js';
 import { fail } from './envelope.js';
+import { bodyStillComing, closeAfterReply } from './lingering-close.js';
 
 const sourceLabel: Record<string, string> = { body: '请求体', querystring: '查询参数', params: '路径参数', headers: '请求头' };
 
@@ -27,6 +28,9 @@ function isUnstorableText(error: unknown): boolean {
 /** Turns every failure into the `{code, msg, data}` envelope; internals are logged, never sent. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, rawReply) => {
+    // A refusal while the body is still coming (or one Fastify closes, as it does for a body over the limit) closes
+    // the connection after the answer without resetting it: http/lingering-close.ts.
+    if (rawReply.getHeader('connection') === 'close' || bodyStillComing(request.raw)) closeAfterReply(request.raw, rawReply.raw);
     // The route's response schema describes success; failures bypass it.
     const reply = rawReply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(payload));
     if (error instanceof AppError) {

@@ -3,6 +3,8 @@ import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, F
 import { ErrorCode } from '@inkstone/shared';
 import { fail } from './envelope.js';
 import { AppError } from './errors.js';
+import { closeAfterReply, endAndLinger, isLingering } from './lingering-close.js';
+import { arrivedWhileDraining } from './connection-drain.js';
 
 /**
  * Failures Fastify and Node answer on their own (bad URL, over-long path parameter, oversized headers, unparsable
@@ -24,10 +26,13 @@ function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: F
 /**
  * Node's HTTP parser rejected the request (headers or URL over maxHeaderSize: 431; malformed request line; timeout).
  * No request object exists, so the reply is written to the socket by hand, as Fastify's own handler does, and the
- * connection is closed because the parser cannot find the next request in what follows.
+ * connection is closed because the parser cannot find the next request in what follows. The client may still be
+ * writing (the rest of an over-long URL): the reply is followed by a half-close and a bounded linger
+ * (http/lingering-close.ts), not by a close that would reset the connection before the client read it.
  */
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // A lingering socket already has its answer; the parser, still attached until then, may complain once more.
+  if (err.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
   const msg = err.code === 'HPE_HEADER_OVERFLOW' ? '请求头或网址过长' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '请求超时，请重试' : '请求格式不正确';
   this.log.debug({ code: err.code }, 'client error');
   if (!socket.writable) {
@@ -35,9 +40,7 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
     return;
   }
   const body = JSON.stringify(fail(ErrorCode.VALIDATION, msg));
-  socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () =>
-    socket.destroy(),
-  );
+  endAndLinger(socket, `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** Options for `Fastify({...})`. */
@@ -51,15 +54,18 @@ export const frameworkErrorOptions = {
   routerOptions: { maxParamLength: 100 },
 } satisfies FastifyHttpOptions<import('node:http').Server>;
 
-/** While the server shuts down, new requests get an envelope and a closed connection instead of Fastify's raw 503. */
+/**
+ * While the server shuts down (its connections draining, http/connection-drain.ts, or Fastify closing), new requests
+ * get the 服务正在重启 envelope and a closed connection instead of Fastify's raw 503 or a reset.
+ */
 export function installClosingGuard(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw new AppError(ErrorCode.SERVER_ERROR, '服务正在重启，请稍后再试');
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing && !arrivedWhileDraining(request.raw)) return;
+    closeAfterReply(request.raw, reply.raw);
+    throw new AppError(ErrorCode.SERVICE_UNAVAILABLE);
   });
 }

@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from '../test/app.js';
 import { loginByPhone } from '../test/auth-helpers.js';
 import { describeOnDatabases } from '../test/database.js';
 import { parseResponse, rawRequest } from './raw-http.js';
+import { connectionDrainOf } from './connection-drain.js';
+import { hotLaneOf } from './hot-lane.js';
 
 const hasChinese = /[\u4e00-\u9fff]/;
 
@@ -241,7 +243,47 @@ describe('shutting down', () => {
     const second = conn.received.slice(conn.received.indexOf('HTTP/1.1', 10));
     const res = parseResponse(second, true);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.SERVER_ERROR, msg: '服务正在重启，请稍后再试' });
+    expect(JSON.parse(res.body)).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE, msg: '服务正在重启，请稍后再试' });
+  });
+
+  it('while draining (a SIGTERM, before Fastify closes) a kept-alive connection stays open, and a poll on it gets the 1008 envelope, not the hot lane', async () => {
+    const t = await startTestApp();
+    const token = (await loginByPhone(t)).tokenValue;
+    const conn = await connect(t);
+    /** Resolves once `n` whole replies (or the close) have arrived. */
+    const replies = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          const whole = conn.received
+            .split('HTTP/1.1 ')
+            .slice(1)
+            .filter((r) => {
+              const res = parseResponse(`HTTP/1.1 ${r}`, false);
+              return Buffer.byteLength(res.body) >= Number(res.headers['content-length']);
+            });
+          if (whole.length >= n) resolve();
+        };
+        conn.socket.on('data', check);
+        void conn.closed.then(() => resolve());
+        check();
+      });
+    const poll = `GET /api/notice/bubble HTTP/1.1\r\nHost: a\r\n${TOKEN_NAME}: ${token}\r\n\r\n`;
+    conn.socket.write(poll);
+    await replies(1);
+    expect(JSON.parse(parseResponse(conn.received, false).body)).toMatchObject({ code: 0 });
+    const answered = hotLaneOf(t.app)!.stats().answered;
+    const drain = connectionDrainOf(t.app);
+    drain.begin();
+    drain.closeAfterReplies();
+    // The idle connection was not closed: the next request on it is answered.
+    conn.socket.write(poll);
+    await replies(2);
+    const second = parseResponse(conn.received.slice(conn.received.indexOf('HTTP/1.1', 10)), false);
+    expect(JSON.parse(second.body)).toEqual({ code: ErrorCode.SERVICE_UNAVAILABLE, msg: '服务正在重启，请稍后再试', data: null });
+    expect(second.headers['connection']).toBe('close');
+    expect(hotLaneOf(t.app)!.stats().answered).toBe(answered);
+    expect(await conn.closed).toBe('socket closed');
+    await t.close();
   });
 
   it('closes promptly: neither a reply under way as closing began nor a connection opened ahead of need holds it', async () => {

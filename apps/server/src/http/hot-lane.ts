@@ -9,6 +9,7 @@ import type { SessionAuthenticator, SessionInfo } from './auth-guard.js';
 import { API_SECURITY_HEADERS } from './security-headers.js';
 import { spend, type RateLimitStores, type RouteLimit } from './rate-limit-stores.js';
 import { requestIdOf } from './request-id.js';
+import { arrivedWhileDraining } from './connection-drain.js';
 
 /**
  * A polled route's answer for a live session: the reply envelope (the route's handler gives the same). `query` is the
@@ -169,7 +170,8 @@ export class HotLane {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const poll = req.method === 'GET' && !this.closing ? this.polls.get(path) : undefined;
+    // A shutting-down server's late requests get the closing guard's envelope in the pipeline (http/connection-drain.ts).
+    const poll = req.method === 'GET' && !this.closing && !arrivedWhileDraining(req) ? this.polls.get(path) : undefined;
     const token = req.headers[TOKEN_NAME];
     if (!poll || typeof token !== 'string' || !token || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
       return void pipeline(req, res);

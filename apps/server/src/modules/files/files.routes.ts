@@ -7,6 +7,7 @@ import type { UserService } from '../user/user.service.js';
 import { ok } from '../../http/envelope.js';
 import { userIdOf } from '../../http/auth-guard.js';
 import { appError } from '../../http/errors.js';
+import { closeAfterReply } from '../../http/lingering-close.js';
 import type { FileService, UploadPart } from './files.service.js';
 
 async function onePart(req: FastifyRequest, maxBytes: number): Promise<UploadPart> {
@@ -23,13 +24,14 @@ async function onePart(req: FastifyRequest, maxBytes: number): Promise<UploadPar
 
 /**
  * An upload refused before its body was read (too large, wrong type) must not leave the rest of the body
- * to be drained over a kept-alive socket: the connection closes after the reply.
+ * to be drained over a kept-alive socket: the connection closes after the reply, which the client still sending
+ * must be able to read (half-close and linger, http/lingering-close.ts).
  */
 async function closingOnError<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    reply.header('connection', 'close');
+    closeAfterReply(reply.request.raw, reply.raw);
     throw err;
   }
 }
