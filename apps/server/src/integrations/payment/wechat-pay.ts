@@ -14,7 +14,7 @@ import {
 } from './types.js';
 import { WechatPayKeyStore, decryptResource, readSignature, signMessage, verifyMessage, type CertificateDownload, type KeyStoreLog } from './wechat-pay-keys.js';
 
-export { decryptResource, signMessage, verifyMessage } from './wechat-pay-keys.js';
+export { decryptResource, signMessage } from './wechat-pay-keys.js';
 
 export interface WechatPayOptions {
   mchid: string;
