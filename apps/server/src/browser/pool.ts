@@ -367,7 +367,7 @@ export class BrowserPool {
   async saveScreenshot(name: string, image: Buffer | Page | undefined): Promise<string | null> {
     if (!image) return null;
     try {
-      const bytes = Buffer.isBuffer(image) ? image : await image.screenshot({ type: 'png', timeout: 5000 });
+      const bytes = Buffer.isBuffer(image) ? image : await image.screenshot({ type: 'png', scale: 'css', timeout: 5000 });
       await mkdir(this.opts.screenshotDir, { recursive: true });
       const file = path.join(this.opts.screenshotDir, `${name.replace(/[^\w-]/g, '_')}.png`);
       await writeFile(file, bytes);

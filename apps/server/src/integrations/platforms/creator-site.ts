@@ -177,8 +177,9 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
         const result = await this.fillAndSubmit(page, content, images, {
           ...opts,
           beforeSubmit: async () => {
-            // What the page looked like just before submitting: kept in case the browser dies next.
-            evidence = await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined);
+            // What the page looked like just before submitting: kept in case the browser dies next. One pixel per CSS
+            // pixel: an account's device may have a 2x screen, and four times the pixels cost every publish.
+            evidence = await page.screenshot({ type: 'png', scale: 'css', timeout: 5000 }).catch(() => undefined);
             await opts.beforeSubmit();
           },
         });
@@ -186,7 +187,7 @@ export abstract class CreatorSiteAdapter implements PlatformAdapter {
         return after !== session ? { ...result, session: after } : result;
       } catch (err) {
         const wrapped = this.wrap(err, '发布失败');
-        wrapped.screenshot = (await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined)) ?? evidence;
+        wrapped.screenshot = (await page.screenshot({ type: 'png', scale: 'css', timeout: 5000 }).catch(() => undefined)) ?? evidence;
         // A failure inside a named step leaves what an operator needs to fix it (console 平台健康).
         wrapped.diagnostic = (await captureDiagnostic(page, wrapped, wrapped.message)) ?? undefined;
         throw wrapped;

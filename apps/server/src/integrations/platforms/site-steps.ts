@@ -221,6 +221,6 @@ export async function captureDiagnostic(page: Page, err: unknown, message: strin
     .evaluate(() => document.body?.outerHTML ?? '')
     .then(scrubDom)
     .catch(() => '');
-  const screenshot = await page.screenshot({ type: 'png', timeout: 5000 }).catch(() => undefined);
+  const screenshot = await page.screenshot({ type: 'png', scale: 'css', timeout: 5000 }).catch(() => undefined);
   return { step: stepOf(where.key), key: where.key, tried: where.tried, url, domExcerpt: dom, screenshot, message };
 }
