@@ -209,7 +209,10 @@ export function userAgentOverride(fp: Fingerprint) {
  */
 export async function disguisePage(context: BrowserContext, page: Parameters<BrowserContext['newCDPSession']>[0], fp: Fingerprint): Promise<void> {
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setUserAgentOverride', userAgentOverride(fp));
-  // Newer than the rest of the protocol; a Chromium without it still presents the rest.
-  await cdp.send('Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: fp.hardwareConcurrency }).catch(() => undefined);
+  // Sent together (one round trip, not two): every page of every publish waits for them.
+  await Promise.all([
+    cdp.send('Emulation.setUserAgentOverride', userAgentOverride(fp)),
+    // Newer than the rest of the protocol; a Chromium without it still presents the rest.
+    cdp.send('Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: fp.hardwareConcurrency }).catch(() => undefined),
+  ]);
 }
