@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { BrowserPool } from '../../../browser/pool.js';
 import { CreatorSiteAdapter, type SiteNote } from '../creator-site.js';
 import type { ImageFile } from '../images.js';
-import { anyOf, builtInProfiles, effectiveProfile, inStep, locate, locateOptional, StepFailedError, type SiteProfile, type SiteProfileSource } from '../site-steps.js';
+import { builtInProfiles, effectiveProfile, inStep, locate, locateOptional, StepFailedError, type SiteProfile, type SiteProfileSource } from '../site-steps.js';
 import {
   CaptchaError,
   ContentRejectedError,
@@ -26,7 +26,8 @@ import {
 import { readXhsMetrics } from './data-centre.js';
 import { toSiteNote, XhsPageApi, type PostedNote } from './page-api.js';
 import { xhsCaptchaMarkers, xhsCookies, xhsProfile } from './selectors.js';
-import { clickShadowButton } from './shadow-click.js';
+import { findQr } from './login-qr.js';
+import { confirm, dismissOverlays, exactTopic, submit, waitForPreviews } from './form-controls.js';
 
 export interface XhsOptions {
   /** https://creator.xiaohongshu.com, or a local page set in tests. */
@@ -117,45 +118,18 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     return inStep('login.qrImage', async () => {
       let qr: Locator | null = null;
       for (let attempt = 0; attempt < 5 && !qr; attempt++) {
-        qr = await this.findQr(page, profile, attempt === 0 ? 500 : 1500);
+        qr = await findQr(page, profile, attempt === 0 ? 500 : 1500);
         if (qr) break;
         const icon = await locate(page, profile, 'login.qrSwitch', this.label, { timeoutMs: 15_000 });
         await icon.click();
       }
-      qr ??= await this.findQr(page, profile, 3000);
+      qr ??= await findQr(page, profile, 3000);
       if (!qr) throw new StepFailedError('login.qrImage', [...(profile.steps['login.qrImage'] ?? []), '登录框内最大的方形图片'], this.label);
       const src = await qr.getAttribute('src');
       if (src?.startsWith('data:image/')) return src;
       // A remote image: captured as the user will see it.
       return `data:image/png;base64,${(await qr.screenshot({ type: 'png' })).toString('base64')}`;
     });
-  }
-
-  private async findQr(page: Page, profile: SiteProfile, waitMs: number): Promise<Locator | null> {
-    const byClass = await locateOptional(page, profile, 'login.qrImage', { timeoutMs: Math.min(waitMs, 500) });
-    if (byClass) return byClass;
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const boxSelector = (profile.steps['login.box'] ?? []).join(', ') || 'body';
-      const marked = await page
-        .evaluate((sel) => {
-          const box = document.querySelector(sel) ?? document.body;
-          let best: HTMLImageElement | null = null;
-          for (const img of box.querySelectorAll('img')) {
-            const r = img.getBoundingClientRect();
-            const visible = r.width >= 80 && getComputedStyle(img).visibility !== 'hidden' && img.offsetParent !== null;
-            if (!visible || Math.abs(r.width - r.height) > 4 || !img.getAttribute('src')) continue;
-            if (!best || r.width > best.getBoundingClientRect().width) best = img;
-          }
-          document.querySelectorAll('[data-inkstone-qr]').forEach((el) => el.removeAttribute('data-inkstone-qr'));
-          best?.setAttribute('data-inkstone-qr', '1');
-          return best !== null;
-        }, boxSelector)
-        .catch(() => false);
-      if (marked) return page.locator('[data-inkstone-qr]').first();
-      if (Date.now() >= deadline) return null;
-      await page.waitForTimeout(250);
-    }
   }
 
   protected async readScanState(page: Page): Promise<ScanState> {
@@ -248,7 +222,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   // --- publish --------------------------------------------------------------------------------
   protected async fillAndSubmit(page: Page, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<PublishResult> {
     const profile = this.profile();
-    const dismiss = () => this.dismissOverlays(page, profile);
+    const dismiss = () => dismissOverlays(page, profile);
     const warnings = await this.fillForm(page, profile, content, images, opts);
     if (opts.dryRun) {
       // The canary proves the submit control is there and usable, and stops: nothing is clicked.
@@ -264,8 +238,8 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       .waitForResponse((r) => r.status() === 461 || r.status() === 471, { timeout: 60_000 })
       .then(() => 'captcha' as const)
       .catch(() => null);
-    await inStep('submit', () => this.submit(page, profile, opts, dismiss));
-    const outcome = await inStep('confirm', () => this.confirm(page, profile, blocked));
+    await inStep('submit', () => submit(page, profile, opts, dismiss, this.label));
+    const outcome = await inStep('confirm', () => confirm(page, profile, blocked));
     if (outcome === 'captcha') throw new CaptchaError('小红书要求安全验证，请在小红书App或网页完成验证后重新扫码');
     if (outcome.startsWith('toast:')) {
       const text = outcome.slice('toast:'.length) || '发布失败';
@@ -285,7 +259,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
   private async fillForm(page: Page, profile: SiteProfile, content: PublishContent, images: ImageFile[], opts: PublishOptions): Promise<string[]> {
     const L = this.label;
     const typing = this.opts.typingDelayMs ?? 35;
-    const dismiss = () => this.dismissOverlays(page, profile);
+    const dismiss = () => dismissOverlays(page, profile);
     const warnings: string[] = [];
     await dismiss();
 
@@ -301,7 +275,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
       for (const [i, f] of images.entries()) {
         const input = await locate(page, profile, 'upload.input', L, { state: 'attached', timeoutMs: 30_000 });
         await input.setInputFiles({ name: f.name, mimeType: f.mimeType, buffer: f.buffer });
-        await this.waitForPreviews(page, profile, i + 1);
+        await waitForPreviews(page, profile, i + 1, L);
       }
     });
 
@@ -327,7 +301,7 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
         const item = await locateOptional(page, profile, 'topics.item', { timeoutMs: this.opts.topicWaitMs ?? 8000 });
         if (item) {
           // The list is refreshed as each character arrives: the exact topic once it shows, else the first offered.
-          await ((await this.exactTopic(page, profile, topic)) ?? item).click();
+          await ((await exactTopic(page, profile, topic)) ?? item).click();
           continue;
         }
         for (let k = 0; k < [...typed].length; k++) await page.keyboard.press('Backspace');
@@ -364,89 +338,6 @@ export class XiaohongshuAdapter extends CreatorSiteAdapter {
     }
 
     return warnings;
-  }
-
-  /** The suggestion that is the topic itself (`#旅行`, maybe followed by its view count), once the list shows it. */
-  private async exactTopic(page: Page, profile: SiteProfile, topic: string): Promise<Locator | null> {
-    const escaped = topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const re = new RegExp(`^\\s*#?${escaped}(\\s|$)`);
-    const deadline = Date.now() + 1500;
-    for (;;) {
-      for (const sel of profile.steps['topics.item'] ?? []) {
-        const hit = page.locator(sel).filter({ hasText: re }).first();
-        if (await hit.isVisible().catch(() => false)) return hit;
-      }
-      if (Date.now() > deadline) return null;
-      await page.waitForTimeout(150);
-    }
-  }
-
-  /** Waits until the preview list shows `count` images (the site uploads each before showing it). */
-  private async waitForPreviews(page: Page, profile: SiteProfile, count: number): Promise<void> {
-    const selectors = profile.steps['upload.preview'] ?? [];
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      let seen = 0;
-      for (const sel of selectors)
-        seen = Math.max(
-          seen,
-          await page
-            .locator(sel)
-            .count()
-            .catch(() => 0),
-        );
-      if (seen >= count) return;
-      if (Date.now() > deadline) throw new StepFailedError('upload.preview', selectors, this.label);
-      await page.waitForTimeout(150);
-    }
-  }
-
-  /**
-   * 2026: `<xhs-publish-btn>`, a custom element whose 发布 and 暂存离开 buttons sit in a closed shadow root: wait until
-   * it is no longer submit-disabled, then click the button whose text is its submit-text, found through the DevTools
-   * protocol (which sees closed roots). Before: an ordinary enabled 发布 button.
-   */
-  private async submit(page: Page, profile: SiteProfile, opts: PublishOptions, dismiss: () => Promise<void>): Promise<void> {
-    const host = await locateOptional(page, profile, 'submit.host', { timeoutMs: 2000 });
-    if (host) {
-      const deadline = Date.now() + 60_000;
-      while ((await host.getAttribute('submit-disabled')) === 'true') {
-        if (Date.now() > deadline) throw new PlatformError('发布按钮一直不可用（图片可能仍在上传或标题为空）');
-        await page.waitForTimeout(200);
-      }
-      const text = (await host.getAttribute('submit-text')) || (opts.scheduleAt ? '定时发布' : '发布');
-      await opts.beforeSubmit();
-      await clickShadowButton(page, host, text);
-      return;
-    }
-    const button = await locate(page, profile, 'submit.button', this.label, { timeoutMs: 15_000, onCovered: dismiss });
-    const deadline = Date.now() + 60_000;
-    while (!(await button.isEnabled())) {
-      if (Date.now() > deadline) throw new PlatformError('发布按钮一直不可用（图片可能仍在上传或标题为空）');
-      await page.waitForTimeout(200);
-    }
-    await opts.beforeSubmit();
-    await button.click();
-  }
-
-  /** 'ok' on the success page, 'left' when the form was left for another page, a toast's text, or a captcha. */
-  private async confirm(page: Page, profile: SiteProfile, blocked: Promise<'captcha' | null>): Promise<string> {
-    const publishPrefix = this.path('publishPrefix');
-    const successPrefix = this.path('successPrefix');
-    const toast = anyOf(page, profile, 'confirm.toast');
-    const captcha = anyOf(page, profile, 'confirm.captcha');
-    return Promise.race([
-      page.waitForURL((u) => !u.pathname.startsWith(publishPrefix), { timeout: 60_000 }).then(() => (new URL(page.url()).pathname.startsWith(successPrefix) ? 'ok' : 'left')),
-      toast.waitFor({ timeout: 60_000 }).then(async () => `toast:${((await toast.textContent()) ?? '').trim()}`),
-      captcha.waitFor({ timeout: 60_000 }).then(() => 'captcha'),
-      blocked.then((b) => b ?? new Promise<never>(() => undefined)),
-    ]);
-  }
-
-  /** Closes what covers the form: the 原创声明 dialog peers report (xiaohongshu-mcp #837), a stray popover. */
-  private async dismissOverlays(page: Page, profile: SiteProfile): Promise<void> {
-    const close = await locateOptional(page, profile, 'declare.dismiss', { timeoutMs: 0 });
-    if (close) await close.click({ timeout: 3000 }).catch(() => undefined);
   }
 
   // --- notes ----------------------------------------------------------------------------------
